@@ -1,0 +1,35 @@
+"""Repository-wide pytest setup: hypothesis profiles and a version header.
+
+Hypothesis profiles (choose with HYPOTHESIS_PROFILE): ``ci`` (default; derandomized, no example
+database, no deadline, so runs are reproducible) and ``explore`` (random, more examples).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", derandomize=True, database=None, deadline=None, max_examples=25,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("explore", deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_report_header(config):
+    import numba
+    import numpy
+    import scipy
+    import sympy
+
+    from kernels.backend import cuda_simulator_enabled, gpu_available
+
+    return [
+        f"verify suite: python {platform.python_version()}, numpy {numpy.__version__}, numba {numba.__version__}, "
+        f"scipy {scipy.__version__}, sympy {sympy.__version__}",
+        f"numba threads {numba.get_num_threads()}; CUDA simulator {'on' if cuda_simulator_enabled() else 'off'}; "
+        f"GPU {'yes' if gpu_available() else 'no'}; VERIFY_TIER={os.environ.get('VERIFY_TIER', 'quick')}",
+    ]

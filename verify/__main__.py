@@ -1,0 +1,104 @@
+"""Command line: ``python -m verify list | run ID | show ID``.
+
+Exit codes: 0 when the computed verdict equals the expected one and every mutant is rejected, 1 when
+not, 2 on bad input (unknown claim, parameter outside its domain, impossible backend) with the message
+on stderr.  ``--json`` prints machine-readable output (ARCHITECTURE.md, "CLI contract").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .registry import TIERS, InvalidParameter, all_claims, get_claim, run_claim
+
+
+def _parse_params(items: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise InvalidParameter(f"argument '--param' must look like name=value, not {item!r}")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _cmd_list(args) -> int:
+    claims = [c for c in all_claims() if args.source is None or c.source == args.source]
+    if args.json:
+        print(json.dumps([c.to_json() for c in claims], indent=1))
+        return 0
+    width = max((len(c.id) for c in claims), default=10)
+    for c in claims:
+        print(f"{c.id:<{width}}  {c.expect.value:<14} {c.rigor.value:<11} {c.label}: {c.title}")
+    print(f"{len(claims)} claims")
+    return 0
+
+
+def _cmd_show(args) -> int:
+    c = get_claim(args.id)
+    if args.json:
+        print(json.dumps(dict(c.to_json(), doc=c.doc), indent=1))
+        return 0
+    print(f"{c.id}  ({c.source}, {c.label}, catalog entry {c.entry}, seed lines "
+          + ", ".join(f"{a}-{b}" for a, b in c.lines) + ")")
+    print(f"expected status: {c.expect.value}; rigor: {c.rigor.value}; kind: {c.kind.value}")
+    print()
+    print(c.doc)
+    print()
+    print("parameters:")
+    for p in c.params:
+        print(f"  {p.name}: {p.domain_text()}" + (f"  -- {p.doc}" if p.doc else ""))
+    for t in TIERS:
+        print(f"  tier {t}: {c.tier_params(t)}")
+    print("mutants:")
+    for m in c.mutants:
+        print(f"  {m.name}: {m.description}")
+    return 0
+
+
+def _cmd_run(args) -> int:
+    c = get_claim(args.id)
+    result = run_claim(c, tier=args.tier, params=_parse_params(args.param), backend=args.backend, mutants=not args.no_mutants)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+    else:
+        p = result.printed
+        print(f"{c.id}: {result.status.value} (expected {c.expect.value}) in {result.seconds:.2f} s on {result.backend}")
+        print(f"  printed:   {p.summary()}")
+        if result.corrected is not None:
+            print(f"  corrected: {result.corrected.summary()}")
+        for m in result.mutants:
+            print(f"  mutant {m.mutant.name}: {'rejected' if m.rejected else 'NOT REJECTED'}"
+                  + (f" ({m.verdict.summary()})" if m.rejected else ""))
+        print(f"  params: {dict(result.params)}")
+    return 0 if result.ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m verify", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p_list = sub.add_parser("list", help="list the registered claims")
+    p_list.add_argument("--json", action="store_true")
+    p_list.add_argument("--source", default=None, help="only claims of this source (e.g. thesis_ch5)")
+    p_show = sub.add_parser("show", help="statement, parameters and mutants of one claim")
+    p_show.add_argument("id")
+    p_show.add_argument("--json", action="store_true")
+    p_run = sub.add_parser("run", help="check one claim")
+    p_run.add_argument("id")
+    p_run.add_argument("--tier", choices=TIERS, default="quick")
+    p_run.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    p_run.add_argument("--backend", choices=("auto", "cpu", "cuda", "reference"), default="auto")
+    p_run.add_argument("--json", action="store_true")
+    p_run.add_argument("--no-mutants", action="store_true", help="skip the mutants (faster)")
+    args = parser.parse_args(argv)
+    try:
+        return {"list": _cmd_list, "show": _cmd_show, "run": _cmd_run}[args.cmd](args)
+    except ValueError as exc:  # InvalidParameter and kernel argument errors
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,760 @@
+"""The claim contract: Claim, Verdict, Status, Rigor, tiers, mutants, and the registry itself.
+
+One claim is one registered check function.  The function takes a *statement* (any object describing
+the statement to test: the printed one, a corrected one, or a mutant), the resolved parameters and a
+:class:`Context`, and returns a :class:`Verdict`.  Because the printed statement, the corrected
+statement and every mutant go through the same function, a checker that cannot fail is caught by its
+mutants (ARCHITECTURE.md, "The claim contract").
+
+Registering::
+
+    @claim(
+        id="thesis_ch5.lemma_B.2", source="thesis_ch5", label="Lemma B.2", entry="E8",
+        title="Fourier gap of majority", lines=[(3111, 3128)],
+        printed=GapStatement(...), corrected=GapStatement(...),
+        mutants=[Mutant("constant-0.7", "constant 0.03 -> 0.7", GapStatement(...))],
+        expect=Status.ERRATUM, rigor=Rigor.EXACT,
+        params=[Param("n_max", int, 5, 100_001)],
+        tiers={"quick": {"n_max": 201}, "full": {"n_max": 2001}},
+    )
+    def check_majority_gap(statement, p, ctx) -> Verdict: ...
+
+The docstring of the check function is the claim's statement text: a one-line title, then the
+numpydoc-style sections (title line underlined with dashes) ``Statement``, ``Source``,
+``Checkable form``, ``Exactness`` and ``Mutants``; ``Hypotheses`` and ``Notes`` are optional.  A
+meta-test enforces the required sections.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import importlib
+import inspect
+import math
+import pkgutil
+import re
+import time
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+__all__ = [
+    "Claim",
+    "ClaimResult",
+    "Context",
+    "Evidence",
+    "InvalidParameter",
+    "Kind",
+    "Mutant",
+    "Param",
+    "REGISTRY",
+    "Rigor",
+    "Status",
+    "TIERS",
+    "Verdict",
+    "all_claims",
+    "claim",
+    "discover",
+    "get_claim",
+    "run_claim",
+    "to_jsonable",
+]
+
+TIERS = ("quick", "full", "gpu")
+DOC_SECTIONS = ("Statement", "Source", "Checkable form", "Exactness", "Mutants")
+
+
+class Status(str, enum.Enum):
+    """The verdict the suite stands behind for a claim (ARCHITECTURE.md, "Status of a claim")."""
+
+    CONFIRMED = "confirmed"
+    ERRATUM = "erratum"
+    REFUTED = "refuted"
+    MECHANISM = "mechanism"
+    REPRODUCED = "reproduced"
+    NOT_REPRODUCED = "not-reproduced"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Rigor(str, enum.Enum):
+    """How strong the evidence is: the strongest level the check reached."""
+
+    EXACT = "exact"  # integer / rational / symbolic, compared with ==
+    INTERVAL = "interval"  # rigorous enclosures
+    FLOAT = "float"  # float64 with a stated, argued tolerance
+    STATISTICAL = "statistical"  # seeded Monte Carlo with a confidence bound
+    MECHANISM = "mechanism"  # the mechanism or scaling behind an untestable statement
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Kind(str, enum.Enum):
+    """What sort of statement a claim is; it fixes the status vocabulary.
+
+    * THEOREM: holds -> confirmed; fails -> erratum (a corrected statement holds) or refuted.
+    * MECHANISM: the check tests the mechanism/scaling; holds -> mechanism; fails -> erratum/refuted.
+    * EMPIRICAL: a figure or table re-run; holds -> reproduced; fails -> not-reproduced.
+    """
+
+    THEOREM = "theorem"
+    MECHANISM = "mechanism"
+    EMPIRICAL = "empirical"
+
+
+class InvalidParameter(ValueError):
+    """A parameter outside its declared domain; the message names claim, argument, domain and value."""
+
+
+# ---------------------------------------------------------------------------------------------
+# parameters
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Param:
+    """A declared parameter of a claim: name, type and domain (drives validation and the CLI)."""
+
+    name: str
+    type: type
+    min: Any = None
+    max: Any = None
+    choices: tuple | None = None
+    doc: str = ""
+
+    def domain_text(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        kind = {int: "an integer", float: "a real number", bool: "a boolean", str: "a string"}.get(self.type, self.type.__name__)
+        if self.min is not None and self.max is not None:
+            return f"{kind} in [{self.min}, {self.max}]"
+        if self.min is not None:
+            return f"{kind} >= {self.min}"
+        if self.max is not None:
+            return f"{kind} <= {self.max}"
+        return kind
+
+    def coerce(self, claim_id: str, value: Any) -> Any:
+        """Convert (a CLI string or a Python value) and validate, or raise InvalidParameter."""
+
+        def bad(extra: str = "") -> InvalidParameter:
+            return InvalidParameter(
+                f"{claim_id}: argument '{self.name}' must be {self.domain_text()}, not {value!r} "
+                f"({type(value).__name__}){extra}"
+            )
+
+        v = value
+        if isinstance(value, str) and self.type is not str:
+            text = value.strip()
+            try:
+                if self.type is int:
+                    v = int(text)
+                elif self.type is float:
+                    v = float(Fraction(text)) if "/" in text else float(text)
+                elif self.type is bool:
+                    if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
+                        raise bad()
+                    v = text.lower() in ("1", "true", "yes")
+                else:
+                    v = self.type(text)
+            except (ValueError, ZeroDivisionError):
+                raise bad() from None
+        if self.type is int:
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                if isinstance(v, float) and v.is_integer():
+                    v = int(v)
+                else:
+                    raise bad()
+            v = int(v)
+        elif self.type is float:
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating, Fraction)):
+                raise bad()
+            v = float(v)
+            if not math.isfinite(v):
+                raise bad()
+        elif self.type is bool:
+            if not isinstance(v, (bool, np.bool_)):
+                raise bad()
+            v = bool(v)
+        if self.choices is not None and v not in self.choices:
+            raise bad()
+        if self.min is not None and v < self.min:
+            raise bad()
+        if self.max is not None and v > self.max:
+            raise bad()
+        return v
+
+
+# ---------------------------------------------------------------------------------------------
+# verdicts and evidence
+# ---------------------------------------------------------------------------------------------
+
+_RELATIONS = ("le", "lt", "ge", "gt", "eq", "approx", "true")
+_RELATION_TEXT = {"le": "<=", "lt": "<", "ge": ">=", "gt": ">", "eq": "==", "approx": "~=", "true": "is true"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Outcome of checking one statement over all its cases.
+
+    ``slack`` is the margin of the tightest case (>= 0 when the statement holds; for ``le``: rhs - lhs,
+    ``ge``: lhs - rhs, ``approx``: tol - |lhs - rhs|, ``eq``: 0 or -|lhs - rhs|).  ``witness`` is the
+    first failing case in the check's enumeration order (the checks enumerate small instances first,
+    so it is the smallest one found), with both sides' values.
+    """
+
+    holds: bool
+    cases: int
+    relation: str
+    tightest: dict | None
+    slack: float | None
+    witness: dict | None
+    failures: int
+    rigor: Rigor
+    backend: str = "cpu"
+    seconds: float = 0.0
+    params: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+    plots: tuple = ()
+    note: str = ""
+
+    def summary(self) -> str:
+        if self.holds:
+            t = self.tightest or {}
+            return f"holds on {self.cases} cases; tightest {t.get('case')} (slack {_fmt(self.slack)})"
+        w = self.witness or {}
+        return (
+            f"FAILS on {self.failures}/{self.cases} cases; witness {w.get('case')}: "
+            f"lhs = {w.get('lhs')}, rhs = {w.get('rhs')}"
+        )
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "n/a"
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    return str(x)
+
+
+def _num_text(v) -> Any:
+    """JSON-friendly rendering of a number: Fractions as 'p/q' strings, floats as floats."""
+    if isinstance(v, Fraction):
+        return str(v) if v.denominator != 1 else int(v.numerator) if abs(v.numerator) < 2**53 else str(v.numerator)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (np.floating,)):
+        return float(v)
+    if isinstance(v, (np.bool_,)):
+        return bool(v)
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 2**53:
+        return str(v)
+    return v
+
+
+def _as_float(v) -> float:
+    try:
+        return float(v)
+    except (OverflowError, TypeError, ValueError):
+        return math.nan
+
+
+class Evidence:
+    """Accumulates the cases of one check and turns them into a :class:`Verdict`.
+
+    Each :meth:`add` records one case: its parameters, both sides and the relation (the claim's
+    declared relation unless overridden).  Exact inputs (int/Fraction) are compared exactly.
+    """
+
+    def __init__(self, relation: str, *, rigor: Rigor, tol: float | None = None):
+        if relation not in _RELATIONS:
+            raise ValueError(f"argument 'relation' must be one of {_RELATIONS}, not {relation!r}")
+        self.relation = relation
+        self.rigor = rigor
+        self.tol = tol
+        self.cases = 0
+        self.failures = 0
+        self.tightest: dict | None = None
+        self._tight_margin = None
+        self.witness: dict | None = None
+        self.worst: dict | None = None
+        self._worst_margin = None
+        self.details: dict = {}
+        self.plots: list = []
+
+    def add(self, case: Mapping[str, Any], lhs, rhs=None, *, relation: str | None = None, tol: float | None = None, note: str = "") -> bool:
+        rel = relation or self.relation
+        tol = self.tol if tol is None else tol
+        holds, margin = _compare(rel, lhs, rhs, tol)
+        record = {
+            "case": {k: _num_text(v) for k, v in case.items()},
+            "lhs": _num_text(lhs),
+            "rhs": _num_text(rhs),
+            "relation": _RELATION_TEXT[rel],
+            "margin": _num_text(margin),
+        }
+        if note:
+            record["note"] = note
+        self.cases += 1
+        if holds:
+            if margin is not None and (self._tight_margin is None or margin < self._tight_margin):
+                self._tight_margin = margin
+                self.tightest = record
+            elif self.tightest is None:
+                self.tightest = record
+        else:
+            self.failures += 1
+            if self.witness is None:
+                self.witness = record
+            if margin is not None and (self._worst_margin is None or margin < self._worst_margin):
+                self._worst_margin = margin
+                self.worst = record
+        return holds
+
+    def extend(self, other: "Evidence") -> None:
+        """Merge the cases of another Evidence (sub-checks of one statement)."""
+        self.cases += other.cases
+        self.failures += other.failures
+        if other.tightest is not None and (
+            self._tight_margin is None or (other._tight_margin is not None and other._tight_margin < self._tight_margin)
+        ):
+            self.tightest, self._tight_margin = other.tightest, other._tight_margin
+        if self.witness is None and other.witness is not None:
+            self.witness = other.witness
+        if other.worst is not None and (self._worst_margin is None or (other._worst_margin is not None and other._worst_margin < self._worst_margin)):
+            self.worst, self._worst_margin = other.worst, other._worst_margin
+        self.details.update(other.details)
+        self.plots.extend(other.plots)
+
+    def verdict(self, *, backend: str = "cpu", seed: int | None = None, note: str = "") -> Verdict:
+        if self.cases == 0:
+            raise RuntimeError("a check recorded no cases: a verdict needs at least one")
+        witness = self.witness
+        if witness is not None and self.worst is not None and self.worst is not witness:
+            witness = dict(witness, worst=self.worst)
+        return Verdict(
+            holds=self.failures == 0,
+            cases=self.cases,
+            relation=self.relation,
+            tightest=self.tightest,
+            slack=_as_float(self._tight_margin) if self._tight_margin is not None else None,
+            witness=witness,
+            failures=self.failures,
+            rigor=self.rigor,
+            backend=backend,
+            seed=seed,
+            details=dict(self.details),
+            plots=tuple(self.plots),
+            note=note,
+        )
+
+
+def _compare(rel: str, lhs, rhs, tol):
+    if rel == "true":
+        ok = bool(lhs)
+        return ok, (1 if ok else -1)
+    if rel == "eq":
+        if isinstance(lhs, (int, Fraction, np.integer)) and isinstance(rhs, (int, Fraction, np.integer)):
+            d = Fraction(lhs) - Fraction(rhs)
+            return d == 0, -abs(d)
+        d = abs(_as_float(lhs) - _as_float(rhs))
+        return d == 0, -d
+    if rel == "approx":
+        if tol is None:
+            raise ValueError("relation 'approx' needs a tolerance")
+        d = abs(_as_float(lhs) - _as_float(rhs))
+        m = tol - d
+        return m >= 0, m
+    exact = isinstance(lhs, (int, Fraction, np.integer)) and isinstance(rhs, (int, Fraction, np.integer))
+    a = Fraction(lhs) if exact else _as_float(lhs)
+    b = Fraction(rhs) if exact else _as_float(rhs)
+    if rel in ("le", "lt"):
+        m = b - a
+    else:
+        m = a - b
+    if not exact and math.isnan(m):
+        return False, -math.inf
+    ok = m >= 0 if rel in ("le", "ge") else m > 0
+    return ok, m
+
+
+# ---------------------------------------------------------------------------------------------
+# context
+# ---------------------------------------------------------------------------------------------
+
+
+def stable_seed(*parts: Any) -> int:
+    """A 63-bit seed from a SHA-256 of the parts' text (never Python's randomised hash())."""
+    h = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(h[:8], "little") >> 1
+
+
+@dataclass
+class Context:
+    """What a check may use besides its parameters: backend, tier, and seeded generators."""
+
+    claim_id: str
+    tier: str = "quick"
+    backend: str = "cpu"
+    statement_tag: str = "printed"
+
+    def seed(self, tag: str = "") -> int:
+        """The seed of a named random stream of this claim (independent of the statement tested)."""
+        return stable_seed(self.claim_id, tag)
+
+    def rng(self, tag: str = "") -> np.random.Generator:
+        """A fresh generator for a named stream; the same tag gives the same draws on every run."""
+        return np.random.default_rng(np.random.SeedSequence(self.seed(tag)))
+
+
+# ---------------------------------------------------------------------------------------------
+# claims and the registry
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A plausible false variant of the statement that the same check must reject."""
+
+    name: str
+    description: str
+    statement: Any
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    source: str
+    label: str
+    title: str
+    entry: str
+    lines: tuple[tuple[int, int], ...]
+    check: Callable[[Any, Mapping[str, Any], Context], Verdict]
+    printed: Any
+    corrected: Any
+    mutants: tuple[Mutant, ...]
+    expect: Status
+    rigor: Rigor
+    kind: Kind
+    params: tuple[Param, ...]
+    tiers: Mapping[str, Mapping[str, Any]]
+    derived: bool = False
+    uses_backend: bool = False
+    summary: str = ""
+
+    @property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.check.__doc__ or "")
+
+    def section(self, name: str) -> str:
+        """Text of one docstring section (``Statement``, ``Source``, ...), '' if absent."""
+        return doc_section(self.doc, name)
+
+    @property
+    def has_corrected(self) -> bool:
+        return self.corrected is not None
+
+    def tier_params(self, tier: str) -> dict[str, Any]:
+        if tier not in TIERS:
+            raise InvalidParameter(f"{self.id}: argument 'tier' must be one of {TIERS}, not {tier!r}")
+        base = dict(self.tiers.get("quick", {}))
+        if tier in ("full", "gpu"):
+            base.update(self.tiers.get("full", {}))
+        if tier == "gpu":
+            base.update(self.tiers.get("gpu", {}))
+        return base
+
+    def resolve_params(self, tier: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        values = self.tier_params(tier)
+        declared = {p.name: p for p in self.params}
+        for key, value in (overrides or {}).items():
+            if key not in declared:
+                allowed = ", ".join(sorted(declared)) or "none"
+                raise InvalidParameter(f"{self.id}: unknown parameter '{key}' (this claim takes: {allowed})")
+            values[key] = value
+        out = {}
+        for name, p in declared.items():
+            if name not in values:
+                raise InvalidParameter(f"{self.id}: parameter '{name}' has no value at tier '{tier}'")
+            out[name] = p.coerce(self.id, values[name])
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "source": self.source,
+            "label": self.label,
+            "title": self.title,
+            "entry": self.entry,
+            "lines": [list(r) for r in self.lines],
+            "status": self.expect.value,
+            "rigor": self.rigor.value,
+            "kind": self.kind.value,
+            "mutants": len(self.mutants),
+            "has_corrected": self.has_corrected,
+            "derived": self.derived,
+            "params": {p.name: p.domain_text() for p in self.params},
+            "tiers": {t: self.tier_params(t) for t in TIERS},
+        }
+
+
+def doc_section(doc: str, name: str) -> str:
+    """The body of a numpydoc-style section (a title line underlined with dashes) of a docstring."""
+    lines = inspect.cleandoc(doc).splitlines()
+    body: list[str] = []
+    inside = False
+    i = 0
+    while i < len(lines):
+        is_header = i + 1 < len(lines) and lines[i].strip() and set(lines[i + 1].strip()) == {"-"}
+        if is_header:
+            if inside:
+                break
+            inside = lines[i].strip() == name
+            i += 2
+            continue
+        if inside:
+            body.append(lines[i])
+        i += 1
+    return "\n".join(body).strip()
+
+
+REGISTRY: dict[str, Claim] = {}
+
+
+def claim(
+    *,
+    id: str,
+    source: str,
+    label: str,
+    title: str,
+    entry: str,
+    lines: Sequence[tuple[int, int]],
+    printed: Any,
+    mutants: Sequence[Mutant],
+    expect: Status,
+    rigor: Rigor,
+    corrected: Any = None,
+    kind: Kind = Kind.THEOREM,
+    params: Sequence[Param] = (),
+    tiers: Mapping[str, Mapping[str, Any]] | None = None,
+    derived: bool = False,
+    uses_backend: bool = False,
+    summary: str = "",
+):
+    """Register the decorated check function as a claim (a duplicate id raises at import time)."""
+
+    def deco(fn):
+        if id in REGISTRY:
+            raise ValueError(f"duplicate claim id {id!r} (already registered by {REGISTRY[id].check.__module__})")
+        c = Claim(
+            id=id,
+            source=source,
+            label=label,
+            title=title,
+            entry=entry,
+            lines=tuple((int(a), int(b)) for a, b in lines),
+            check=fn,
+            printed=printed,
+            corrected=corrected,
+            mutants=tuple(mutants),
+            expect=Status(expect),
+            rigor=Rigor(rigor),
+            kind=Kind(kind),
+            params=tuple(params),
+            tiers={k: dict(v) for k, v in (tiers or {"quick": {}}).items()},
+            derived=derived,
+            uses_backend=uses_backend,
+            summary=summary,
+        )
+        REGISTRY[id] = c
+        fn.claim = c
+        return fn
+
+    return deco
+
+
+_DISCOVERED = False
+
+
+def discover() -> dict[str, Claim]:
+    """Import every module under verify/ so that all claims register; return the registry."""
+    global _DISCOVERED
+    if not _DISCOVERED:
+        import verify
+
+        for info in pkgutil.walk_packages(verify.__path__, prefix="verify."):
+            leaf = info.name.rsplit(".", 1)[-1]
+            if leaf.startswith("test_") or leaf in ("__main__", "report", "conftest"):
+                continue
+            importlib.import_module(info.name)
+        _DISCOVERED = True
+    return REGISTRY
+
+
+def all_claims() -> list[Claim]:
+    """Every registered claim, sorted by source then id."""
+    return sorted(discover().values(), key=lambda c: (c.source, c.id))
+
+
+def get_claim(claim_id: str) -> Claim:
+    reg = discover()
+    if claim_id not in reg:
+        close = [c for c in reg if claim_id.lower() in c.lower()]
+        hint = f"; did you mean one of {close[:5]}?" if close else "; 'python -m verify list' shows all ids"
+        raise InvalidParameter(f"unknown claim id {claim_id!r}{hint}")
+    return reg[claim_id]
+
+
+# ---------------------------------------------------------------------------------------------
+# running
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    mutant: Mutant
+    verdict: Verdict
+
+    @property
+    def rejected(self) -> bool:
+        return not self.verdict.holds
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    claim: Claim
+    status: Status
+    printed: Verdict
+    corrected: Verdict | None
+    mutants: tuple[MutantResult, ...]
+    params: Mapping[str, Any]
+    tier: str
+    backend: str
+    seconds: float
+
+    @property
+    def as_expected(self) -> bool:
+        return self.status == self.claim.expect
+
+    @property
+    def mutants_rejected(self) -> int:
+        return sum(m.rejected for m in self.mutants)
+
+    @property
+    def ok(self) -> bool:
+        return self.as_expected and self.mutants_rejected == len(self.mutants)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.claim.id,
+            "status": self.status.value,
+            "expected": self.claim.expect.value,
+            "as_expected": self.as_expected,
+            "holds_as_printed": self.printed.holds,
+            "witness": to_jsonable(self.printed.witness),
+            "slack": self.printed.slack,
+            "cases": self.printed.cases,
+            "seconds": round(self.seconds, 3),
+            "backend": self.backend,
+            "tier": self.tier,
+            "params": to_jsonable(dict(self.params)),
+            "rigor": self.printed.rigor.value,
+            "mutants_rejected": self.mutants_rejected,
+            "mutants_total": len(self.mutants),
+            "mutants": [
+                {"name": m.mutant.name, "description": m.mutant.description, "rejected": m.rejected,
+                 "witness": to_jsonable(m.verdict.witness)}
+                for m in self.mutants
+            ],
+            "printed": verdict_json(self.printed),
+            "corrected": verdict_json(self.corrected) if self.corrected else None,
+        }
+
+
+def verdict_json(v: Verdict) -> dict:
+    return to_jsonable(
+        {
+            "holds": v.holds,
+            "cases": v.cases,
+            "failures": v.failures,
+            "relation": v.relation,
+            "tightest": v.tightest,
+            "slack": v.slack,
+            "witness": v.witness,
+            "rigor": v.rigor.value,
+            "backend": v.backend,
+            "seconds": round(v.seconds, 3),
+            "seed": v.seed,
+            "details": dict(v.details),
+            "note": v.note,
+        }
+    )
+
+
+def to_jsonable(obj):
+    """Recursively convert numpy / Fraction / tuples / enums into JSON-serialisable values."""
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return [to_jsonable(v) for v in obj.tolist()]
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return str(obj)
+    return _num_text(obj)
+
+
+def _timed(claim: Claim, statement: Any, params: Mapping[str, Any], ctx: Context) -> Verdict:
+    t0 = time.perf_counter()
+    v = claim.check(statement, params, ctx)
+    if not isinstance(v, Verdict):
+        raise TypeError(f"{claim.id}: check returned {type(v).__name__}, not a Verdict")
+    return replace(v, seconds=time.perf_counter() - t0, params=dict(params), backend=v.backend or ctx.backend)
+
+
+def derive_status(kind: Kind, printed: Verdict, corrected: Verdict | None) -> Status:
+    if kind is Kind.EMPIRICAL:
+        return Status.REPRODUCED if printed.holds else Status.NOT_REPRODUCED
+    if printed.holds:
+        return Status.MECHANISM if kind is Kind.MECHANISM else Status.CONFIRMED
+    if corrected is not None and corrected.holds:
+        return Status.ERRATUM
+    return Status.REFUTED
+
+
+def run_claim(
+    claim: Claim | str,
+    *,
+    tier: str = "quick",
+    params: Mapping[str, Any] | None = None,
+    backend: str = "auto",
+    mutants: bool = True,
+) -> ClaimResult:
+    """Check a claim's printed statement, its corrected one when the printed fails, and its mutants."""
+    from kernels.backend import resolve_backend
+
+    c = get_claim(claim) if isinstance(claim, str) else claim
+    resolved = c.resolve_params(tier, params)
+    try:
+        used = resolve_backend(backend) if c.uses_backend else "cpu"
+    except ValueError as exc:
+        raise InvalidParameter(f"{c.id}: {exc}") from None
+    t0 = time.perf_counter()
+    printed = _timed(c, c.printed, resolved, Context(c.id, tier, used, "printed"))
+    corrected = None
+    if not printed.holds and c.corrected is not None:
+        corrected = _timed(c, c.corrected, resolved, Context(c.id, tier, used, "corrected"))
+    results = []
+    if mutants:
+        for m in c.mutants:
+            results.append(MutantResult(m, _timed(c, m.statement, resolved, Context(c.id, tier, used, f"mutant:{m.name}"))))
+    status = derive_status(c.kind, printed, corrected)
+    return ClaimResult(c, status, printed, corrected, tuple(results), resolved, tier, used, time.perf_counter() - t0)

@@ -1,0 +1,69 @@
+"""``pytest verify/``: every registered claim re-derives its recorded verdict on this machine.
+
+For each claim (at the tier in VERIFY_TIER, default ``quick``): the computed status equals the expected
+one; every mutant is rejected; an erratum's printed statement fails with a witness and its corrected
+statement holds.  Each claim is run once per session and the three tests share the result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from verify.registry import Status, all_claims, run_claim, to_jsonable
+
+TIER = os.environ.get("VERIFY_TIER", "quick")
+CLAIMS = all_claims()
+_RESULTS: dict = {}
+
+
+def _result(c):
+    if c.id not in _RESULTS:
+        _RESULTS[c.id] = run_claim(c, tier=TIER, backend="auto")
+    return _RESULTS[c.id]
+
+
+def _show(obj) -> str:
+    return json.dumps(to_jsonable(obj), indent=1)[:3000]
+
+
+@pytest.mark.parametrize("c", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_verdict_matches_expected(c):
+    r = _result(c)
+    assert r.status == c.expect, (
+        f"{c.id}: computed status {r.status.value}, expected {c.expect.value}\n"
+        f"printed: {r.printed.summary()}\nwitness: {_show(r.printed.witness)}\n"
+        + (f"corrected: {r.corrected.summary()}\ncorrected witness: {_show(r.corrected.witness)}" if r.corrected else "")
+    )
+
+
+@pytest.mark.parametrize("c", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_every_mutant_is_rejected(c):
+    r = _result(c)
+    assert r.mutants, f"{c.id}: no mutant was checked (every claim needs at least one)"
+    survivors = [m for m in r.mutants if not m.rejected]
+    assert not survivors, (
+        f"{c.id}: mutants not rejected: " + ", ".join(f"{m.mutant.name} ({m.mutant.description}): {m.verdict.summary()}"
+                                                      for m in survivors)
+    )
+    for m in r.mutants:
+        assert m.verdict.witness is not None, f"{c.id}: mutant {m.mutant.name} was rejected without a witness"
+
+
+ERRATA = [c for c in CLAIMS if c.expect in (Status.ERRATUM, Status.REFUTED)]
+
+
+@pytest.mark.parametrize("c", ERRATA, ids=[c.id for c in ERRATA])
+def test_erratum_printed_fails_with_witness_and_correction_holds(c):
+    r = _result(c)
+    assert not r.printed.holds, f"{c.id}: printed statement unexpectedly holds: {r.printed.summary()}"
+    w = r.printed.witness
+    assert w is not None and "lhs" in w and "rhs" in w, f"{c.id}: printed statement fails without a witness"
+    if c.expect is Status.ERRATUM:
+        assert c.corrected is not None, f"{c.id}: an erratum needs a corrected statement"
+        assert r.corrected is not None and r.corrected.holds, (
+            f"{c.id}: corrected statement does not hold: {r.corrected.summary() if r.corrected else 'not run'}\n"
+            f"witness: {_show(r.corrected.witness if r.corrected else None)}"
+        )
