@@ -243,9 +243,26 @@ def _fmt(x) -> str:
     return str(x)
 
 
+def _big_rational_text(num: int, den: int) -> str:
+    """'~m.mmmmmmmmmmme[+-]XX (exact rational, D digits)' for huge numerators/denominators."""
+    if num == 0:
+        return "0"
+    sign = "-" if num < 0 else ""
+    a = abs(num)
+    shift = 64 - (a.bit_length() - den.bit_length())
+    scaled = (a << shift) // den if shift >= 0 else a // (den << -shift)
+    log10 = math.log10(scaled) - shift * math.log10(2)
+    exp10 = math.floor(log10)
+    mant = 10 ** (log10 - exp10)
+    digits = len(str(den)) if den.bit_length() < 12000 else int(den.bit_length() * 0.30103) + 1
+    return f"{sign}{mant:.12f}e{exp10:+d} (exact rational, ~{digits}-digit denominator)"
+
+
 def _num_text(v) -> Any:
     """JSON-friendly rendering of a number: Fractions as 'p/q' strings, floats as floats."""
     if isinstance(v, Fraction):
+        if max(abs(v.numerator).bit_length(), v.denominator.bit_length()) > 200:
+            return _big_rational_text(v.numerator, v.denominator)
         return str(v) if v.denominator != 1 else int(v.numerator) if abs(v.numerator) < 2**53 else str(v.numerator)
     if isinstance(v, (np.integer,)):
         return int(v)
@@ -254,7 +271,7 @@ def _num_text(v) -> Any:
     if isinstance(v, (np.bool_,)):
         return bool(v)
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 2**53:
-        return str(v)
+        return str(v) if v.bit_length() <= 200 else _big_rational_text(v, 1)
     return v
 
 
@@ -287,6 +304,7 @@ class Evidence:
         self._worst_margin = None
         self.details: dict = {}
         self.plots: list = []
+        self._secondary: dict | None = None
 
     def add(self, case: Mapping[str, Any], lhs, rhs=None, *, relation: str | None = None, tol: float | None = None, note: str = "") -> bool:
         rel = relation or self.relation
@@ -302,7 +320,13 @@ class Evidence:
         if note:
             record["note"] = note
         self.cases += 1
-        if holds:
+        # identity / predicate sub-checks (cross-route equalities) do not define the tightest case of an
+        # inequality statement: their margin is 0 by construction
+        secondary = rel in ("eq", "true") and self.relation not in ("eq", "true")
+        if holds and secondary:
+            if self.tightest is None and self._tight_margin is None:
+                self._secondary = record
+        elif holds:
             if margin is not None and (self._tight_margin is None or margin < self._tight_margin):
                 self._tight_margin = margin
                 self.tightest = record
@@ -342,7 +366,7 @@ class Evidence:
             holds=self.failures == 0,
             cases=self.cases,
             relation=self.relation,
-            tightest=self.tightest,
+            tightest=self.tightest if self.tightest is not None else self._secondary,
             slack=_as_float(self._tight_margin) if self._tight_margin is not None else None,
             witness=witness,
             failures=self.failures,

@@ -7,11 +7,13 @@ computations (exhaustive transforms over the cube, Krawtchouk spectra, enumerati
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 __all__ = ["xi", "majority_gap", "majority_spectrum_exact", "majority_table"]
 
 
+@lru_cache(maxsize=65536)
 def xi(n: int, k: int) -> Fraction:
     """xi_k = Maj_n^([k]) by Lemma B.1 (seed 004, lines 3090-3105), n odd, 0 <= k <= n.
 
@@ -29,6 +31,7 @@ def xi(n: int, k: int) -> Fraction:
     return Fraction(sign * comb(m, j) * comb(n - 1, m), comb(n - 1, k - 1) * 2 ** (n - 1))
 
 
+@lru_cache(maxsize=65536)
 def majority_gap(n: int, k: int) -> Fraction:
     """|xi_{k-1}| - |xi_{k+1}|: the Fourier gap of Maj_n at any |S| = k (all S^- and S^+ alike)."""
     lo = abs(xi(n, k - 1)) if k >= 1 else Fraction(0)
