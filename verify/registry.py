@@ -317,6 +317,8 @@ class Evidence:
             "relation": _RELATION_TEXT[rel],
             "margin": _num_text(margin),
         }
+        if rel == "approx":
+            record["tol"] = _num_text(tol)
         if note:
             record["note"] = note
         self.cases += 1

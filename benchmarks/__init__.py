@@ -1,0 +1,1 @@
+"""Side-by-side speed measurements against named baselines (ratios, not absolute seconds)."""

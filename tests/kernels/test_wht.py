@@ -1,0 +1,178 @@
+"""Walsh-Hadamard transform: reference / CPU / CUDA-simulator twins, algebraic properties, bad input."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from kernels import fourier_spectrum, popcounts, truth_table, wht, wht_inplace
+from kernels.backend import cuda_simulator_enabled
+from kernels.cube import chi, mask_of, sign_vectors, subset_of
+from kernels.reference import wht_butterflies, wht_matrix
+from tests.strategies import cube_functions, subsets
+
+needs_sim = pytest.mark.skipif(not cuda_simulator_enabled(), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1 (or a GPU)")
+
+
+@given(cube_functions(max_n=9))
+@example((0, np.array([5])))
+def test_reference_matches_definition(nf):
+    n, f = nf
+    assert np.array_equal(wht_butterflies(f), wht_matrix(f))
+
+
+@given(cube_functions(max_n=16))
+def test_cpu_int64_equals_reference(nf):
+    n, f = nf
+    assert np.array_equal(wht(f, backend="cpu"), wht_butterflies(f))
+
+
+@given(cube_functions(max_n=16, dtype=np.float64))
+def test_cpu_float64_close_to_reference(nf):
+    n, f = nf
+    # both are sums of 2^n terms of size <= max|f|: the error of either is <= n 2^n u max|f| per entry
+    tol = 4 * (n + 1) * 2.0**n * 2.0**-53 * max(1.0, float(np.abs(f).max()))
+    assert np.max(np.abs(wht(f, backend="cpu") - wht_butterflies(f))) <= tol
+
+
+@given(cube_functions(max_n=18))
+def test_transform_is_its_own_inverse_up_to_2n(nf):
+    n, f = nf
+    assert np.array_equal(wht(wht(f, backend="cpu"), backend="cpu"), f * (1 << n))
+
+
+@given(cube_functions(max_n=12), st.integers(-5, 5), st.integers(0, 2**32 - 1))
+def test_linearity(nf, c, seed):
+    n, f = nf
+    g = np.random.default_rng(seed).integers(-9, 10, size=1 << n)
+    assert np.array_equal(wht(c * f + g, backend="cpu"), c * wht(f, backend="cpu") + wht(g, backend="cpu"))
+
+
+@given(cube_functions(max_n=12))
+def test_parseval_exact(nf):
+    n, f = nf
+    spec = fourier_spectrum(f, backend="cpu")
+    assert spec.exact
+    assert sum(spec.weights()) == Fraction(int(np.sum(f.astype(object) ** 2)), 1 << n)
+
+
+@given(st.integers(1, 10).flatmap(lambda n: st.tuples(st.just(n), subsets(n), subsets(n))))
+def test_character_orthogonality(args):
+    n, S, T = args
+    assert Fraction(int(np.dot(chi(S, n).astype(np.int64), chi(T, n))), 1 << n) == (1 if S == T else 0)
+
+
+@given(st.integers(1, 10).flatmap(lambda n: st.tuples(st.just(n), subsets(n))))
+def test_character_spectrum_is_a_delta(args):
+    n, S = args
+    H = wht(chi(S, n).astype(np.int64), backend="cpu")
+    expected = np.zeros(1 << n, dtype=np.int64)
+    expected[S] = 1 << n
+    assert np.array_equal(H, expected)
+
+
+@given(st.integers(2, 9), st.integers(0, 2**32 - 1))
+def test_symmetric_function_invariant_under_coordinate_permutation(n, seed):
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-3, 4, size=n + 1)
+    f = values[popcounts(n)]
+    spec = wht(f, backend="cpu")
+    perm = rng.permutation(n)
+    # permuting coordinates permutes subsets: S -> pi(S); a symmetric f is unchanged, so coefficients
+    # at S and pi(S) agree
+    for S in range(1 << n):
+        T = mask_of(perm[i] for i in subset_of(S))
+        assert spec[S] == spec[T]
+
+
+def test_int64_overflow_falls_back_to_python_ints():
+    a = np.array([2**62, 2**62, 0, 1], dtype=np.int64)
+    out = wht(a, backend="cpu")
+    assert out.dtype == object
+    assert list(out) == [2**63 + 1, -1, 2**63 - 1, 1]
+    with pytest.raises(ValueError, match="overflow"):
+        wht_inplace(a.copy(), backend="cpu")
+
+
+def test_truth_table_of_jitted_function_matches_python_loop():
+    import numba
+
+    @numba.njit
+    def f(x):
+        return float(x[0] * x[1] + 2 * x[2])
+
+    table = truth_table(f, 5)
+    X = sign_vectors(5)
+    assert np.array_equal(table, [float(x[0] * x[1] + 2 * x[2]) for x in X])
+
+
+@needs_sim
+@pytest.mark.cuda
+@settings(max_examples=8)
+@given(cube_functions(max_n=7))
+def test_cuda_twin_equals_reference_int64(nf):
+    from kernels.cuda.wht import wht_inplace_cuda
+
+    n, f = nf
+    a = f.copy()
+    wht_inplace_cuda(a, low_bits=3, group_bits=2, cols=2, tpb=8)
+    assert np.array_equal(a, wht_butterflies(f))
+
+
+@needs_sim
+@pytest.mark.cuda
+def test_cuda_twin_default_tiling_and_float64():
+    from kernels.cuda.wht import wht_inplace_cuda
+
+    f = np.random.default_rng(3).standard_normal(1 << 6)
+    a = f.copy()
+    wht_inplace_cuda(a, tpb=16)
+    assert np.allclose(a, wht_butterflies(f), rtol=0, atol=1e-12)
+    b = np.random.default_rng(4).integers(-5, 6, size=1 << 7)
+    c = b.copy()
+    wht(c, backend="cuda")  # through the public dispatcher
+    assert np.array_equal(wht(b, backend="cuda"), wht_butterflies(b))
+
+
+BAD = [
+    pytest.param(np.zeros(3), "power-of-two", id="length-3"),
+    pytest.param(np.zeros(0), "power-of-two", id="empty"),
+    pytest.param(np.zeros((2, 2)), "1-D", id="2d"),
+    pytest.param(np.zeros(4, dtype=np.float32), "dtype", id="float32"),
+    pytest.param(np.zeros(4, dtype=np.complex128), "dtype", id="complex"),
+]
+
+
+@pytest.mark.parametrize("a,match", BAD)
+def test_bad_input_is_a_clear_value_error(a, match):
+    with pytest.raises(ValueError, match=match):
+        wht(a)
+
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        pytest.param(lambda: wht_inplace(np.zeros(4, dtype=np.int32)), "float64 or int64", id="inplace-int32"),
+        pytest.param(lambda: wht_inplace(np.zeros(8)[::2]), "C-contiguous", id="inplace-strided"),
+        pytest.param(lambda: wht_inplace([1.0, 2.0]), "numpy array", id="inplace-list"),
+        pytest.param(lambda: wht(np.zeros(4), backend="gpu"), "backend", id="bad-backend"),
+        pytest.param(lambda: truth_table(lambda x: 1.0, 3), "numba-compiled", id="truth-table-python-func"),
+        pytest.param(lambda: truth_table(None, 3.5), "integer", id="truth-table-n-float"),
+        pytest.param(lambda: truth_table(None, 60), r"\[0, 40\]", id="truth-table-n-huge"),
+        pytest.param(lambda: fourier_spectrum(np.zeros(8), n=4), "does not match", id="spectrum-n-mismatch"),
+    ],
+)
+def test_bad_arguments_name_the_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_memory_refused_before_allocation():
+    from kernels._checks import require_cube_dim
+
+    with pytest.raises(ValueError, match=r"needs .*iB .* available"):
+        require_cube_dim("n", 39)

@@ -1,0 +1,112 @@
+"""The CLI contract of ARCHITECTURE.md: JSON shapes and exit codes 0 / 1 / 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from verify.__main__ import main
+from verify.registry import all_claims
+
+
+def _run(args, capsys):
+    code = main(args)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_list_json_has_the_contract_fields(capsys):
+    code, out, _ = _run(["list", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert [d["id"] for d in data] == [c.id for c in all_claims()]
+    for d in data:
+        for key in ("id", "source", "label", "title", "status", "rigor", "mutants", "has_corrected"):
+            assert key in d, key
+        assert d["mutants"] >= 1
+
+
+def test_run_json_contract_and_exit_zero(capsys):
+    code, out, _ = _run(["run", "thesis_ch5.sq_counting", "--json", "--param", "n_max=8"], capsys)
+    assert code == 0
+    d = json.loads(out)
+    for key in ("id", "status", "holds_as_printed", "witness", "slack", "cases", "seconds", "backend", "params",
+                "mutants_rejected", "mutants_total"):
+        assert key in d, key
+    assert d["status"] == "confirmed" and d["holds_as_printed"] is True and d["params"] == {"n_max": 8}
+    assert d["mutants_rejected"] == d["mutants_total"] >= 1
+
+
+def test_run_erratum_reports_witness(capsys):
+    code, out, _ = _run(["run", "thesis_ch5.warmup_gradient", "--json"], capsys)
+    d = json.loads(out)
+    assert code == 0 and d["status"] == "erratum" and d["holds_as_printed"] is False
+    assert d["witness"]["case"]["n"] == 2
+
+
+def test_run_exits_one_when_verdict_differs(capsys, monkeypatch):
+    import dataclasses
+
+    import verify.__main__ as cli
+    from verify.registry import Status, get_claim
+
+    real = get_claim("thesis_ch5.sq_counting")
+    wrong = dataclasses.replace(real, expect=Status.ERRATUM)  # the checker computes "confirmed"
+    monkeypatch.setattr(cli, "get_claim", lambda cid: wrong)
+    code, out, _ = _run(["run", "thesis_ch5.sq_counting", "--param", "n_max=6", "--json"], capsys)
+    d = json.loads(out)
+    assert code == 1 and d["status"] == "confirmed" and d["expected"] == "erratum"
+
+
+def test_run_exits_one_when_a_mutant_survives(capsys, monkeypatch):
+    import dataclasses
+
+    import verify.__main__ as cli
+    from verify.registry import Mutant, get_claim
+
+    real = get_claim("thesis_ch5.sq_counting")
+    # a "mutant" identical to the printed statement cannot be rejected
+    weak = dataclasses.replace(real, mutants=(Mutant("same", "the printed statement itself", real.printed),))
+    monkeypatch.setattr(cli, "get_claim", lambda cid: weak)
+    code, out, _ = _run(["run", "thesis_ch5.sq_counting", "--param", "n_max=6", "--json"], capsys)
+    d = json.loads(out)
+    assert code == 1 and d["mutants_rejected"] == 0 and d["mutants_total"] == 1
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        pytest.param(["run", "no.such.claim"], "unknown claim id", id="unknown-claim"),
+        pytest.param(["run", "thesis_ch5.sq_counting", "--param", "n_max=1"], "'n_max' must be an integer in [2, 24]", id="below-range"),
+        pytest.param(["run", "thesis_ch5.sq_counting", "--param", "n_max=abc"], "'n_max'", id="not-an-int"),
+        pytest.param(["run", "thesis_ch5.sq_counting", "--param", "bogus=3"], "unknown parameter 'bogus'", id="unknown-param"),
+        pytest.param(["run", "thesis_ch5.sq_counting", "--param", "n_max"], "name=value", id="malformed-param"),
+        pytest.param(["show", "nothing"], "unknown claim id", id="show-unknown"),
+    ],
+)
+def test_bad_input_exits_two_with_message(args, needle, capsys):
+    code, out, err = _run(args, capsys)
+    assert code == 2
+    assert needle in err
+
+
+def test_cuda_backend_without_gpu_or_simulator_exits_two():
+    code = (
+        "import os; os.environ.pop('NUMBA_ENABLE_CUDASIM', None);"
+        "import sys; from verify.__main__ import main; sys.exit(main(['run','thesis_ch5.sq_counting','--backend','cuda']))"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    from kernels.backend import gpu_available
+
+    if gpu_available():
+        pytest.skip("a GPU is present")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert proc.returncode == 2 and "needs a CUDA GPU" in proc.stderr
+
+
+def test_show_prints_statement(capsys):
+    code, out, _ = _run(["show", "thesis_ch5.lemma_B.2"], capsys)
+    assert code == 0 and "Statement" in out and "0.03" in out
