@@ -44,11 +44,16 @@ def subset_of(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def popcounts(n: int) -> np.ndarray:
-    """|S| for every bitmask S in [0, 2^n), as an int64 array (built by doubling, O(2^n))."""
-    out = np.zeros(1, dtype=np.int64)
+def popcounts(n: int, dtype=np.int64) -> np.ndarray:
+    """|S| for every bitmask S in [0, 2^n), built by doubling in O(2^n).
+
+    ``dtype=np.uint8`` saves memory for large n (values are at most n <= 40); mind unsigned arithmetic.
+    """
+    out = np.zeros(1 << n, dtype=dtype)
+    size = 1
     for _ in range(n):
-        out = np.concatenate([out, out + 1])
+        np.add(out[:size], 1, out=out[size : 2 * size])
+        size *= 2
     return out
 
 

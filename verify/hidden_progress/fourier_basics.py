@@ -267,7 +267,7 @@ def _random_weights(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
         Param("n", int, 4, 20, doc="cube dimension"),
         Param("draws", int, 1, 10_000, doc="random neurons per (weight law, activation, k)"),
     ],
-    tiers={"quick": {"n": 9, "draws": 6}, "full": {"n": 13, "draws": 40}},
+    tiers={"quick": {"n": 9, "draws": 6}, "full": {"n": 13, "draws": 20}},
     uses_backend=True,
 )
 def check_fourier_gap_definition(statement: GapDefinition, p, ctx) -> Verdict:
