@@ -207,8 +207,9 @@ def _weight_limit(k: int) -> float:
     ],
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
-    params=[Param("k_max", int, 9, 201, doc="odd k = 1..k_max"), Param("n_factors", int, 1, 6, doc="how many n per k")],
-    tiers={"quick": {"k_max": 41, "n_factors": 3}, "full": {"k_max": 81, "n_factors": 5}},
+    params=[Param("k_max", int, 9, 201, doc="odd k = 1..k_max"), Param("n_factors", int, 1, 6, doc="how many n per k"),
+            Param("limit_proofs", int, 0, 6, doc="sympy proves the n -> inf limit formula for k = 1, 3, ..., 2*this - 1")],
+    tiers={"quick": {"k_max": 41, "n_factors": 3, "limit_proofs": 2}, "full": {"k_max": 81, "n_factors": 5, "limit_proofs": 4}},
 )
 def check_majority_weight_asymptotics(statement: DegreeWeightBounds, p, ctx) -> Verdict:
     """Lemma B.1, asymptotic part: the degree-k Fourier weight of majority.
@@ -230,7 +231,8 @@ def check_majority_weight_asymptotics(statement: DegreeWeightBounds, p, ctx) -> 
     --------------
     W^k = C(n, k) xi_k^2 is computed exactly (Lemma B.1's exact formula, confirmed by
     thesis_ch5.lemma_B.1) for odd k <= k_max and odd n in {2k^2+1, 4k^2+1, 10k^2+1, 20k^2+1, 50k^2+1,
-    100k^2+1}[:n_factors], and in the limit n -> infinity, W^k_inf = (2/pi) C(2j, j)/(k 4^j).  (i) When the
+    100k^2+1}[:n_factors], and in the limit n -> infinity, W^k_inf = (2/pi) C(2j, j)/(k 4^j) (this limit is proved by sympy from the
+    closed form for the first few k, proofs.majority.weight_limit_residual).  (i) When the
     statement names constants: c1^2 <= W^k k^a <= c2^2 on every case (squared to stay rational when a
     is a half-integer).  (ii) Always: W^k >= W^k_inf on the grid (W decreases in n, so the limit is the
     infimum over n), and the log-log slope of W^k_inf against k over odd k in [k_max/3, k_max] must
@@ -281,6 +283,9 @@ def check_majority_weight_asymptotics(statement: DegreeWeightBounds, p, ctx) -> 
         if statement.upper is not None:
             ev.add({"k": k, "n": "inf", "part": "upper"}, lim, statement.upper, relation="le")
         table[k] = row
+    for jj in range(p["limit_proofs"]):
+        res = majority_proofs.weight_limit_residual(jj)
+        ev.add({"part": "symbolic limit of W^k as n -> inf", "k": 2 * jj + 1, "residual": str(res)}, res == 0, relation="true")
     fit = [k for k in ks if k >= p["k_max"] / 3]
     slope = float(np.polyfit(np.log(fit), np.log([_weight_limit(k) for k in fit]), 1)[0])
     ev.add({"part": "log-log slope of W_inf(k)", "k_range": f"{fit[0]}..{fit[-1]}"}, slope, -float(a), relation="approx", tol=0.1)
@@ -364,6 +369,9 @@ def check_ratio_identity(statement: RatioStatement, p, ctx) -> Verdict:
     ev = Evidence("eq", rigor=Rigor.EXACT)
     residual = majority_proofs.ratio_identity_residual(statement.ratio)
     ev.add({"part": "symbolic, n = 2m+1, k = 2j", "residual": str(residual)}, residual == 0, relation="true")
+    gap_res = majority_proofs.gap_identity_residual()
+    ev.add({"part": "symbolic next step: |xi_{k-1}| - |xi_{k+1}| = ((n-2k+1)/(k-1)) |xi_{k+1}|", "residual": str(gap_res)},
+           gap_res == 0, relation="true")
     for n in _odd_range(3, p["n_max"]):
         spec = majority_spectrum_exact(n)
         for k in range(2, n, 2):
