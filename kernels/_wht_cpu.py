@@ -129,17 +129,27 @@ def _wht_small(a):  # pragma: no cover - compiled
         h *= 2
 
 
+@nb.njit(inline="always")
+def _low_block(a, base, size):  # pragma: no cover - compiled
+    """All stages of the contiguous block a[base : base + size] (size = 2^L, L >= 3)."""
+    for p in range(base, base + size, u64(8)):
+        _wht8(a, p)
+    _rows8(a, base, size >> u64(3))
+
+
 @nb.njit(_SIGS_PAR, parallel=True, cache=True)
 def _low_pass(a, L):  # pragma: no cover - compiled
-    """Transform every contiguous block of 2^L entries completely (bits 0 .. L-1), L >= 3."""
+    """Transform every contiguous block of 2^L entries completely (bits 0 .. L-1), L >= 3, in parallel."""
     size = u64(1) << u64(L)
     nblk = u64(a.shape[0]) >> u64(L)
-    R = size >> u64(3)
     for b in prange(nblk):
-        base = u64(b) * size
-        for p in range(base, base + size, u64(8)):
-            _wht8(a, p)
-        _rows8(a, base, R)
+        _low_block(a, u64(b) * size, size)
+
+
+@nb.njit(["void(float64[::1])", "void(int64[::1])"], cache=True)
+def _single_block(a):  # pragma: no cover - compiled
+    """The whole array as one block (lengths 8 .. 2^LOW_BITS): serial, no thread start-up cost."""
+    _low_block(a, u64(0), u64(a.shape[0]))
 
 
 @nb.njit(_SIGS_HIGH, parallel=True, cache=True)
@@ -193,6 +203,9 @@ def wht_inplace_cpu(a: np.ndarray) -> None:
     if n < 3:
         _wht_small(a)
         return
+    if n <= LOW_BITS:
+        _single_block(a)
+        return
     nthreads = nb.get_num_threads()
     for lo, bits in pass_schedule(n):
         if lo == 0:
@@ -201,23 +214,35 @@ def wht_inplace_cpu(a: np.ndarray) -> None:
             _high_pass(a, lo, bits, nthreads)
 
 
+@nb.njit(inline="always")
+def _min_max_range(a, start, stop):  # pragma: no cover - compiled
+    mn = a[start]
+    mx = a[start]
+    for i in range(start, stop):
+        v = a[i]
+        mn = v if v < mn else mn
+        mx = v if v > mx else mx
+    return mn, mx
+
+
 @nb.njit("UniTuple(int64, 2)(int64[::1])", parallel=True, cache=True)
-def int64_min_max(a):  # pragma: no cover - compiled
-    """(min(a), max(a)) of a non-empty int64 array, by a parallel chunked scan (deterministic)."""
+def _min_max_parallel(a):  # pragma: no cover - compiled
     size = u64(a.shape[0])
-    nchunks = u64(64) if size >= u64(64 * 4096) else u64(1)
+    nchunks = u64(64)
     step = (size + nchunks - u64(1)) // nchunks
     lo = np.empty(nchunks, dtype=np.int64)
     hi = np.empty(nchunks, dtype=np.int64)
     for q in prange(nchunks):
         start = u64(q) * step
-        stop = min(size, start + step)
-        mn = a[start]
-        mx = a[start]
-        for i in range(start, stop):
-            v = a[i]
-            mn = v if v < mn else mn
-            mx = v if v > mx else mx
-        lo[q] = mn
-        hi[q] = mx
+        lo[q], hi[q] = _min_max_range(a, start, min(size, start + step))
     return lo.min(), hi.max()
+
+
+@nb.njit("UniTuple(int64, 2)(int64[::1])", cache=True)
+def _min_max_serial(a):  # pragma: no cover - compiled
+    return _min_max_range(a, u64(0), u64(a.shape[0]))
+
+
+def int64_min_max(a: np.ndarray) -> tuple[int, int]:
+    """(min(a), max(a)) of a non-empty C-contiguous int64 array (parallel above 2^18 entries)."""
+    return _min_max_parallel(a) if a.shape[0] >= 64 * 4096 else _min_max_serial(a)

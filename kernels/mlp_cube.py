@@ -62,7 +62,7 @@ def _validate(W, b_num, u, S, denom):
     r, n = W.shape
     if r < 1:
         raise ValueError("argument 'W' must have at least one row (r >= 1 neurons)")
-    n = _checks.require_cube_dim("n", n, max_value=30)
+    n = _checks.require_int("n (columns of W)", n, min_value=1, max_value=30)
     denom = _checks.require_int("denom", denom, min_value=1, max_value=2**20)
     b_num = np.asarray(b_num)
     u = np.asarray(u)

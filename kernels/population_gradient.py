@@ -35,6 +35,7 @@ __all__ = ["population_gradient", "neuron_table", "NeuronGradient"]
 
 LOW_BITS_CPU = 12
 LOW_BITS_CUDA = 8
+_PARALLEL_MIN_BLOCKS = 4  # fewer blocks of 2^12 points run serially (thread start-up would dominate)
 
 
 def _low_tables(w: np.ndarray, mask: int, c: int):
@@ -62,28 +63,41 @@ def _high_tables(w: np.ndarray, mask: int, c: int, n: int):
     return dot, chi
 
 
+@nb.njit(inline="always")
+def _one_block(h, dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr):  # pragma: no cover
+    """Block h (one high pattern): values of the 2^c points, then folded into the block sum and the c
+    low-bit correlations (the top bit of the current length gives one correlation, halves are added)."""
+    nlow = dot_low.shape[0]
+    buf = np.empty(nlow, dtype=np.float64)
+    dh = dot_high[h] + b
+    ch = chi_high[h]
+    for l in range(nlow):
+        buf[l] = ch * chi_low[l] * activation_value(code, dh + dot_low[l], params)
+    length = nlow
+    for i in range(c - 1, -1, -1):
+        half = length >> 1
+        s = 0.0
+        for l in range(half):
+            lo_v = buf[l]
+            hi_v = buf[l + half]
+            s += lo_v - hi_v
+            buf[l] = lo_v + hi_v
+        low_corr[h, i] = s
+        length = half
+    block_sums[h] = buf[0]
+
+
 @nb.njit(parallel=True, cache=True)
 def _blocks_cpu(dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr):  # pragma: no cover
-    nlow = dot_low.shape[0]
     for h in prange(dot_high.shape[0]):
-        buf = np.empty(nlow, dtype=np.float64)
-        dh = dot_high[h] + b
-        ch = chi_high[h]
-        for l in range(nlow):
-            buf[l] = ch * chi_low[l] * activation_value(code, dh + dot_low[l], params)
-        # fold: the top bit of the current length gives one correlation, then halves are added
-        length = nlow
-        for i in range(c - 1, -1, -1):
-            half = length >> 1
-            s = 0.0
-            for l in range(half):
-                lo_v = buf[l]
-                hi_v = buf[l + half]
-                s += lo_v - hi_v
-                buf[l] = lo_v + hi_v
-            low_corr[h, i] = s
-            length = half
-        block_sums[h] = buf[0]
+        _one_block(h, dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr)
+
+
+@nb.njit(cache=True)
+def _blocks_cpu_serial(dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr):  # pragma: no cover
+    """The same for a handful of blocks: serial, no thread start-up cost."""
+    for h in range(dot_high.shape[0]):
+        _one_block(h, dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr)
 
 
 def _fold_degree_one(values: np.ndarray, m: int) -> np.ndarray:
@@ -151,7 +165,8 @@ def population_gradient(w, b, S, activation: Activation, *, backend: str = "auto
     block_sums = np.empty(nblocks, dtype=np.float64)
     low_corr = np.empty((nblocks, max(c, 1)), dtype=np.float64)
     if used == "cpu":
-        _blocks_cpu(dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr)
+        blocks = _blocks_cpu if nblocks >= _PARALLEL_MIN_BLOCKS else _blocks_cpu_serial
+        blocks(dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr)
     else:
         from .cuda.population_gradient import blocks_cuda
 
@@ -177,15 +192,27 @@ def neuron_table(w, b, activation: Activation, *, backend: str = "auto") -> np.n
     dot_low, _ = _low_tables(w, 0, c)
     dot_high, _ = _high_tables(w, 0, c, n)
     out = np.empty(1 << n, dtype=np.float64)
-    _table_cpu(dot_low, dot_high, b, code, params, out)
+    table = _table_cpu if dot_high.shape[0] >= _PARALLEL_MIN_BLOCKS else _table_cpu_serial
+    table(dot_low, dot_high, b, code, params, out)
     return out
+
+
+@nb.njit(inline="always")
+def _table_block(h, dot_low, dot_high, b, code, params, out):  # pragma: no cover
+    nlow = dot_low.shape[0]
+    dh = dot_high[h] + b
+    base = h * nlow
+    for l in range(nlow):
+        out[base + l] = activation_value(code, dh + dot_low[l], params)
 
 
 @nb.njit(parallel=True, cache=True)
 def _table_cpu(dot_low, dot_high, b, code, params, out):  # pragma: no cover
-    nlow = dot_low.shape[0]
     for h in prange(dot_high.shape[0]):
-        dh = dot_high[h] + b
-        base = h * nlow
-        for l in range(nlow):
-            out[base + l] = activation_value(code, dh + dot_low[l], params)
+        _table_block(h, dot_low, dot_high, b, code, params, out)
+
+
+@nb.njit(cache=True)
+def _table_cpu_serial(dot_low, dot_high, b, code, params, out):  # pragma: no cover
+    for h in range(dot_high.shape[0]):
+        _table_block(h, dot_low, dot_high, b, code, params, out)

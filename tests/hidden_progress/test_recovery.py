@@ -1,0 +1,212 @@
+"""Property tests of the helpers behind thesis_ch5.prop_B.7*, thesis_ch5.thm_5.6* and thesis_ch5.fourier_gaps.*.
+
+Each helper is checked against an independent oracle: brute force over all corners of the noise box,
+binomial tails for the Clopper-Pearson bounds, exact rational enumeration for the 1-D hinge minimum,
+weak duality at random feasible points, dense sign vectors and the population-gradient kernel.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import binom
+
+from kernels import Activation, chi, sign_vectors, wht
+from kernels.population_gradient import population_gradient
+from verify.hidden_progress.fourier_gaps import dots, gamma_relaxed
+from verify.hidden_progress.recovery import (
+    DEF_5_4,
+    SHRINK,
+    clopper_pearson,
+    hinge_interval,
+    worst_corner,
+    zero_one_inf_scalar,
+)
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def _margin(g, relevant, rank="abs"):
+    score = [abs(v) for v in g] if rank == "abs" else list(g)
+    return min(s for s, r in zip(score, relevant) if r) - max(s for s, r in zip(score, relevant) if not r)
+
+
+# --------------------------------------------------------------------------- worst_corner
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 7), seed=seeds, rank=st.sampled_from(["abs", "signed"]))
+def test_worst_corner_minimises_the_margin_over_every_corner(n, seed, rank):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, n))
+    relevant = [i < k for i in range(n)]
+    radius = Fraction(int(rng.integers(1, 20)), 64)
+    # relevant entries at least the radius away from 0 (as under the gap hypothesis), others anywhere
+    gbar = [(radius + Fraction(int(rng.integers(0, 40)), 64)) * int(rng.choice([-1, 1])) if r
+            else Fraction(int(rng.integers(-40, 41)), 64) for r in relevant]
+    worst = _margin([a + b for a, b in zip(gbar, worst_corner(gbar, relevant, radius, rank))], relevant, rank)
+    every = min(_margin([a + s * radius for a, s in zip(gbar, signs)], relevant, rank)
+                for signs in itertools.product((-1, 1), repeat=n))
+    assert worst == every
+
+
+def test_worst_corner_rejects_an_unknown_ranking():
+    with pytest.raises(ValueError, match="rank"):
+        worst_corner([Fraction(1)], [True], Fraction(1, 2), rank="median")
+
+
+# --------------------------------------------------------------------------- Prop. B.7 itself
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 9), seed=seeds, law=st.sampled_from(["gaussian", "sign", "uniform"]))
+def test_recovery_for_noise_strictly_inside_the_box(n, seed, law):
+    """Catalog E18 PBT: whenever h has a Definition 5.4 gap gamma > 0 at S and ||e||_inf < gamma/2,
+    the top-k of |gbar + e| is S (noise drawn at random inside the box, exact Fractions)."""
+    rng = np.random.default_rng(seed)
+    w = {"gaussian": rng.standard_normal(n), "sign": rng.choice([-1.0, 1.0], n), "uniform": rng.uniform(-1, 1, n)}[law]
+    k = int(rng.integers(1, n))
+    mask = int(sum(1 << int(i) for i in rng.choice(n, size=k, replace=False)))
+    h = Activation.relu().derivative()
+    table = h(sign_vectors(n).astype(np.float64) @ w).astype(np.int64)
+    spec = wht(table, backend="reference")
+    gamma = Fraction(int(DEF_5_4(np.abs(spec), mask, n)), 1 << n)
+    g_kernel = population_gradient(w, 0.0, mask, h, backend="reference").g
+    gbar = [Fraction(-int(round(v * (1 << n))), 1 << n) for v in g_kernel]
+    relevant = [bool(mask >> i & 1) for i in range(n)]
+    if gamma <= 0:
+        return
+    for _ in range(5):
+        e = [gamma / 2 * (1 - SHRINK) * Fraction(int(rng.integers(-1000, 1001)), 1000) for _ in range(n)]
+        assert _margin([a + b for a, b in zip(gbar, e)], relevant) > 0
+
+
+# --------------------------------------------------------------------------- clopper_pearson
+
+
+@settings(max_examples=80, deadline=None)
+@given(trials=st.integers(1, 400), frac=st.floats(0, 1), conf=st.sampled_from([0.9, 0.99, 0.999]))
+def test_clopper_pearson_inverts_the_binomial_tails(trials, frac, conf):
+    f = int(round(frac * trials))
+    lo, hi = clopper_pearson(f, trials, conf)
+    assert 0.0 <= lo <= f / trials <= hi <= 1.0
+    if f < trials:  # P(Bin(T, hi) <= f) = 1 - conf
+        assert binom.cdf(f, trials, hi) == pytest.approx(1 - conf, rel=1e-6, abs=1e-12)
+    else:
+        assert hi == 1.0
+    if f > 0:  # P(Bin(T, lo) >= f) = 1 - conf
+        assert binom.sf(f - 1, trials, lo) == pytest.approx(1 - conf, rel=1e-6, abs=1e-12)
+    else:
+        assert lo == 0.0
+
+
+@pytest.mark.parametrize("args, match", [((-1, 10, 0.9), "failures"), ((11, 10, 0.9), "failures"),
+                                         ((0, 0, 0.9), "trials"), ((1, 10, 1.0), "confidence")])
+def test_clopper_pearson_rejects_bad_arguments(args, match):
+    with pytest.raises(ValueError, match=match):
+        clopper_pearson(*args)
+
+
+# --------------------------------------------------------------------------- hinge_interval
+
+
+def _exact_1d(a: np.ndarray, R: Fraction) -> Fraction:
+    """min_{|w| <= R} mean (1 - a_x w)_+ for integer a, by exact enumeration of the kinks."""
+    vals = [int(t) for t in a]
+    pts = {-R, R, Fraction(0)} | {Fraction(1, t) for t in vals if t != 0 and abs(Fraction(1, t)) <= R}
+    return min(sum(max(Fraction(0), 1 - t * w) for t in vals) / len(vals) for w in pts)
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=st.lists(st.integers(-3, 3), min_size=1, max_size=12), r4=st.integers(1, 12))
+def test_hinge_interval_one_dimension_matches_exact_enumeration(a, r4):
+    R = Fraction(r4, 4)
+    lo, hi, _ = hinge_interval(np.array(a, dtype=np.float64)[:, None], float(R))
+    exact = float(_exact_1d(np.array(a), R))
+    assert lo - 1e-12 <= exact <= hi + 1e-12
+    assert hi - lo <= 1e-12
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 6), D=st.integers(2, 6), seed=seeds, R=st.floats(0.1, 12.0))
+def test_hinge_interval_brackets_by_weak_duality(n, D, seed, R):
+    rng = np.random.default_rng(seed)
+    X = sign_vectors(n).astype(np.float64)
+    psi = np.maximum(X @ rng.standard_normal((n, D)) + rng.standard_normal(D), 0.0) + 0.1 * rng.standard_normal((1 << n, D))
+    psi /= np.max(np.linalg.norm(psi, axis=1))
+    y = chi(int(rng.integers(0, 1 << n)), n).astype(np.float64)
+    A = y[:, None] * psi
+    lo, hi, info = hinge_interval(A, R)
+    assert lo <= hi + 1e-12
+    assert lo >= 1.0 - R * np.linalg.norm(A.mean(axis=0)) - 1e-12  # never below the Parseval bound
+    assert np.linalg.norm(info["w"]) <= R * (1 + 1e-12)
+    assert float(np.mean(np.maximum(1 - A @ info["w"], 0))) == pytest.approx(hi, abs=1e-12)
+    for _ in range(20):  # weak duality: every feasible w has loss >= lower
+        w = rng.standard_normal(D)
+        w *= R * rng.uniform() ** (1 / D) / np.linalg.norm(w)
+        assert float(np.mean(np.maximum(1 - A @ w, 0))) >= lo - 1e-12
+    assert hi - lo <= 1e-6
+
+
+def test_hinge_interval_agrees_with_the_kernel_solver_when_present():
+    hinge_opt = pytest.importorskip("kernels.hinge_opt")
+    rng = np.random.default_rng(5)
+    n, D = 5, 4
+    X = sign_vectors(n).astype(np.float64)
+    psi = np.maximum(X @ rng.standard_normal((n, D)) / np.sqrt(n) + rng.standard_normal(D), 0.0)
+    psi /= np.max(np.linalg.norm(psi, axis=1))
+    y = chi(0b11, n).astype(np.float64)
+    for R in (0.5, 3.0, 20.0):
+        lo, hi, _ = hinge_interval(y[:, None] * psi, R)
+        other = hinge_opt.hinge_min_l2_ball(psi, y, R)
+        assert max(lo, other.lower) <= min(hi, other.upper) + 1e-9  # the two brackets overlap
+
+
+@pytest.mark.parametrize("A, R, match", [(np.zeros(3), 1.0, "'A'"), (np.zeros((2, 2)), -1.0, "'R'"),
+                                         (np.zeros((2, 2)), float("inf"), "'R'")])
+def test_hinge_interval_rejects_bad_arguments(A, R, match):
+    with pytest.raises(ValueError, match=match):
+        hinge_interval(A, R)
+
+
+# --------------------------------------------------------------------------- 0-1 loss, D = 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 6), seed=seeds, r=st.sampled_from([Fraction(0), Fraction(1, 3), Fraction(2)]))
+def test_zero_one_inf_scalar_matches_a_grid_of_w(n, seed, r):
+    rng = np.random.default_rng(seed)
+    psi = rng.integers(-2, 3, 1 << n)  # zeros allowed: they are errors for every w
+    y = chi(int(rng.integers(0, 1 << n)), n).astype(np.int64)
+    got = zero_one_inf_scalar(np.sign(psi), y, r)
+    grid = np.linspace(-float(r), float(r), 9) if r > 0 else np.array([0.0])
+    brute = min(Fraction(int(np.count_nonzero(np.sign(w * psi) != y)), 1 << n) for w in grid)
+    assert got == brute
+
+
+# --------------------------------------------------------------------------- fourier_gaps helpers
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 10), seed=seeds)
+def test_dots_match_dense_sign_vectors(n, seed):
+    w = np.random.default_rng(seed).integers(-5, 6, n).astype(np.float64)
+    assert np.array_equal(dots(w), sign_vectors(n).astype(np.float64) @ w)
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(3, 10), seed=seeds, k=st.integers(1, 4))
+def test_gamma_from_the_spectrum_equals_the_gradient_kernel_route(n, seed, k):
+    if k >= n:
+        return
+    w = np.random.default_rng(seed).standard_normal(n)
+    h = Activation.relu().derivative()
+    spec = np.abs(wht(h(dots(w)).astype(np.int64), backend="reference"))
+    via_wht = gamma_relaxed(spec, k, n, 1 << n)
+    g = np.rint(np.abs(population_gradient(w, 0.0, (1 << k) - 1, h, backend="reference").g) * (1 << n)).astype(np.int64)
+    assert via_wht == Fraction(int(g[:k].max() - g[k:].max()), 1 << n)
