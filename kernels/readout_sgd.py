@@ -20,6 +20,12 @@ exact running mean (1/T) sum_{t=1}^T F(u_t) (an O(N r) population pass per step)
 "online" mean (1/(T B)) sum_{t=0}^{T-1} sum_b hinge(u_t; x_{j_b}), an unbiased estimate of
 (1/T) sum_{t=0}^{T-1} E F(u_t) (each sample is drawn after u_t is fixed).
 
+Absorbing state: F(u) = 0 exactly means y_j u . phi_j >= 1 for every row, computed by the same
+expression as the sampled margin, so no later step changes u, the online sum or the running mean
+(it adds F = 0).  The compiled twins therefore stop a run at the first checkpoint (or, with
+``exact_mean``, the first step) where F(u_t) = 0 and fill the remaining outputs; the results are
+identical bit for bit to running every step, which the reference does (the property tests compare).
+
 Randomness: every run has its own explicit 64-bit seed and its own SplitMix64 stream (Steele, Lea &
 Flood 2014); the index j is drawn exactly uniformly from [0, N) by Lemire's multiply-shift with
 rejection on 32-bit words (N < 2^32).  Runs do not share state, so the CPU results are identical bit
@@ -44,7 +50,14 @@ from numba.extending import register_jitable
 from . import _checks
 from .backend import resolve_backend
 
-__all__ = ["ReadoutSGDResult", "readout_sgd", "readout_sgd_ref", "hinge_population_loss", "splitmix64_stream"]
+__all__ = [
+    "ReadoutSGDResult",
+    "hinge_population_loss",
+    "readout_sgd",
+    "readout_sgd_ref",
+    "splitmix64_stream",
+    "uniform_indices",
+]
 
 _MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -122,10 +135,14 @@ def _sgd_cpu(features, labels, eta, steps, seeds, batch, u0, checkpoints, exact_
         c = 0
         acc = 0.0
         online = 0.0
+        absorbed = False
         for t in range(steps):
             while c < n_ck and checkpoints[c] == t:
                 ck_loss[s, c] = _population_loss(feat, lab, u)
+                absorbed = absorbed or ck_loss[s, c] == 0.0
                 c += 1
+            if absorbed:
+                break  # F(u) = 0: every margin >= 1, no later step changes u, acc or online
             for i in range(r):
                 v[i] = 0.0
             for b in range(batch):
@@ -141,8 +158,10 @@ def _sgd_cpu(features, labels, eta, steps, seeds, batch, u0, checkpoints, exact_
             for i in range(r):
                 u[i] += scale * v[i]
             if exact_mean:
-                acc += _population_loss(feat, lab, u)
-        while c < n_ck and checkpoints[c] == steps:
+                f_now = _population_loss(feat, lab, u)
+                acc += f_now
+                absorbed = f_now == 0.0
+        while c < n_ck:
             ck_loss[s, c] = _population_loss(feat, lab, u)
             c += 1
         for i in range(r):
@@ -190,6 +209,17 @@ class _RefStream:
             m = (z >> 32) * n
             if (m & 0xFFFFFFFF) >= threshold:
                 return m >> 32
+
+
+def uniform_indices(seed: int, n: int, count: int) -> list[int]:
+    """The first ``count`` row indices in [0, n) that a run with this seed samples (reference sampler).
+
+    With batch B, step t uses indices t*B .. t*B + B - 1 of this sequence.
+    """
+    n = _checks.require_int("n", n, min_value=1, max_value=_MAX_ROWS)
+    count = _checks.require_int("count", count, min_value=0)
+    stream = _RefStream(seed)
+    return [stream.index(n) for _ in range(count)]
 
 
 def _dot(row: np.ndarray, u: list[float]) -> float:
