@@ -145,7 +145,7 @@ def _sgd_cpu(features, labels, eta, steps, seeds, batch, u0, checkpoints, exact_
                 break  # F(u) = 0: every margin >= 1, no later step changes u, acc or online
             for i in range(r):
                 v[i] = 0.0
-            for b in range(batch):
+            for _ in range(batch):
                 state, j = _uniform_index(state, n_u, threshold)
                 m = 0.0
                 for i in range(r):

@@ -33,11 +33,10 @@ import importlib
 import inspect
 import math
 import pkgutil
-import re
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 

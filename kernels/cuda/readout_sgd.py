@@ -52,7 +52,7 @@ def _sgd_kernel(features, labels, eta, steps, seeds, batch, checkpoints, exact_m
             break  # F(u) = 0 is absorbing (see kernels/readout_sgd.py)
         for i in range(r):
             v[i] = 0.0
-        for b in range(batch):
+        for _ in range(batch):
             state, j = _uniform_index(state, n_u, threshold)
             m = 0.0
             for i in range(r):

@@ -1,8 +1,9 @@
 """Property tests of the helpers behind thesis_ch5.prop_B.7*, thesis_ch5.thm_5.6* and thesis_ch5.fourier_gaps.*.
 
 Each helper is checked against an independent oracle: brute force over all corners of the noise box,
-binomial tails for the Clopper-Pearson bounds, exact rational enumeration for the 1-D hinge minimum,
-weak duality at random feasible points, dense sign vectors and the population-gradient kernel.
+binomial tails for the Clopper-Pearson bounds, a grid of w for the 0-1 loss, dense sign vectors and the
+population-gradient kernel.  The hinge-minimum solver behind thesis_ch5.thm_5.6* is a kernel
+(kernels.hinge_opt.hinge_min_l2_ball), tested in tests/kernels/test_hinge_opt.py.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from verify.hidden_progress.recovery import (
     DEF_5_4,
     SHRINK,
     clopper_pearson,
-    hinge_interval,
     worst_corner,
     zero_one_inf_scalar,
 )
@@ -110,68 +110,6 @@ def test_clopper_pearson_inverts_the_binomial_tails(trials, frac, conf):
 def test_clopper_pearson_rejects_bad_arguments(args, match):
     with pytest.raises(ValueError, match=match):
         clopper_pearson(*args)
-
-
-# --------------------------------------------------------------------------- hinge_interval
-
-
-def _exact_1d(a: np.ndarray, R: Fraction) -> Fraction:
-    """min_{|w| <= R} mean (1 - a_x w)_+ for integer a, by exact enumeration of the kinks."""
-    vals = [int(t) for t in a]
-    pts = {-R, R, Fraction(0)} | {Fraction(1, t) for t in vals if t != 0 and abs(Fraction(1, t)) <= R}
-    return min(sum(max(Fraction(0), 1 - t * w) for t in vals) / len(vals) for w in pts)
-
-
-@settings(max_examples=40, deadline=None)
-@given(a=st.lists(st.integers(-3, 3), min_size=1, max_size=12), r4=st.integers(1, 12))
-def test_hinge_interval_one_dimension_matches_exact_enumeration(a, r4):
-    R = Fraction(r4, 4)
-    lo, hi, _ = hinge_interval(np.array(a, dtype=np.float64)[:, None], float(R))
-    exact = float(_exact_1d(np.array(a), R))
-    assert lo - 1e-12 <= exact <= hi + 1e-12
-    assert hi - lo <= 1e-12
-
-
-@settings(max_examples=25, deadline=None)
-@given(n=st.integers(2, 6), D=st.integers(2, 6), seed=seeds, R=st.floats(0.1, 12.0))
-def test_hinge_interval_brackets_by_weak_duality(n, D, seed, R):
-    rng = np.random.default_rng(seed)
-    X = sign_vectors(n).astype(np.float64)
-    psi = np.maximum(X @ rng.standard_normal((n, D)) + rng.standard_normal(D), 0.0) + 0.1 * rng.standard_normal((1 << n, D))
-    psi /= np.max(np.linalg.norm(psi, axis=1))
-    y = chi(int(rng.integers(0, 1 << n)), n).astype(np.float64)
-    A = y[:, None] * psi
-    lo, hi, info = hinge_interval(A, R)
-    assert lo <= hi + 1e-12
-    assert lo >= 1.0 - R * np.linalg.norm(A.mean(axis=0)) - 1e-12  # never below the Parseval bound
-    assert np.linalg.norm(info["w"]) <= R * (1 + 1e-12)
-    assert float(np.mean(np.maximum(1 - A @ info["w"], 0))) == pytest.approx(hi, abs=1e-12)
-    for _ in range(20):  # weak duality: every feasible w has loss >= lower
-        w = rng.standard_normal(D)
-        w *= R * rng.uniform() ** (1 / D) / np.linalg.norm(w)
-        assert float(np.mean(np.maximum(1 - A @ w, 0))) >= lo - 1e-12
-    assert hi - lo <= 1e-6
-
-
-def test_hinge_interval_agrees_with_the_kernel_solver_when_present():
-    hinge_opt = pytest.importorskip("kernels.hinge_opt")
-    rng = np.random.default_rng(5)
-    n, D = 5, 4
-    X = sign_vectors(n).astype(np.float64)
-    psi = np.maximum(X @ rng.standard_normal((n, D)) / np.sqrt(n) + rng.standard_normal(D), 0.0)
-    psi /= np.max(np.linalg.norm(psi, axis=1))
-    y = chi(0b11, n).astype(np.float64)
-    for R in (0.5, 3.0, 20.0):
-        lo, hi, _ = hinge_interval(y[:, None] * psi, R)
-        other = hinge_opt.hinge_min_l2_ball(psi, y, R)
-        assert max(lo, other.lower) <= min(hi, other.upper) + 1e-9  # the two brackets overlap
-
-
-@pytest.mark.parametrize("A, R, match", [(np.zeros(3), 1.0, "'A'"), (np.zeros((2, 2)), -1.0, "'R'"),
-                                         (np.zeros((2, 2)), float("inf"), "'R'")])
-def test_hinge_interval_rejects_bad_arguments(A, R, match):
-    with pytest.raises(ValueError, match=match):
-        hinge_interval(A, R)
 
 
 # --------------------------------------------------------------------------- 0-1 loss, D = 1

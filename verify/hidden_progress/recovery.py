@@ -16,11 +16,10 @@ from math import comb
 from typing import Callable, Iterator
 
 import numpy as np
-from scipy import sparse
-from scipy.optimize import linprog, minimize
 from scipy.stats import beta
 
 from kernels import Activation, chi, sign_vectors, subsets_of_size, wht
+from kernels.hinge_opt import hinge_min_l2_ball
 from kernels.population_gradient import neuron_table, population_gradient
 
 from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
@@ -29,7 +28,6 @@ from .fourier_basics import GapDefinition
 
 __all__ = [
     "clopper_pearson",
-    "hinge_interval",
     "worst_corner",
     "zero_one_inf_scalar",
 ]
@@ -85,130 +83,6 @@ def worst_corner(gbar: list[Fraction], relevant: list[bool], radius: Fraction, r
         else:
             raise ValueError(f"argument 'rank' must be 'abs' or 'signed', not {rank!r}")
     return out
-
-
-def _hinge_loss(A: np.ndarray, w: np.ndarray) -> float:
-    return float(np.mean(np.maximum(1.0 - A @ w, 0.0)))
-
-
-def _dual_value(A: np.ndarray, alpha: np.ndarray, R: float) -> float:
-    """phi(alpha) = mean(alpha) - R ||A^T alpha / N||: a lower bound on the hinge minimum for alpha in [0,1]^N."""
-    return float(np.mean(alpha) - R * np.linalg.norm(A.T @ alpha / A.shape[0]))
-
-
-def hinge_interval(A: np.ndarray, R: float, *, gap_tol: float = 1e-10, kelley_gap: float = 1e-7,
-                   max_cuts: int = 25) -> tuple[float, float, dict]:
-    """Enclose m = min_{||w|| <= R} mean_x (1 - A[x] . w)_+ as [lower, upper] with a certificate.
-
-    ``A[x] = y(x) Psi(x)`` (shape N x D).  Upper bounds are hinge losses at feasible w (evaluated
-    exactly over all rows); lower bounds are values of the Lagrange dual
-    phi(alpha) = mean(alpha) - R ||A^T alpha / N|| at alpha in [0,1]^N (weak duality, from
-    (z)_+ = max_{a in [0,1]} a z and max_{||w||<=R} v.w = R||v||).  alpha = 1 gives the Parseval
-    bound 1 - R ||E[y Psi]||.  Candidates, in order until the gap is below ``gap_tol``:
-    (1) alpha = 1 with w = R E[yPsi]/||E[yPsi]|| (exact whenever R max||Psi|| <= 1: the hinge is
-    then linear on the ball); (2) D = 1: exact enumeration of the breakpoints 1/A[x] in [-R, R];
-    (3) the unconstrained LP min_w mean(1 - Aw)_+ (HiGHS) and its dual multipliers, then the
-    minimiser of least max-norm on the optimal face; (4) L-BFGS-B ascent on the dual (box
-    constraints) with the primal w = R v/||v||, v = A^T alpha / N; (5) only while the gap exceeds
-    ``kelley_gap``: at most ``max_cuts`` Kelley cutting-plane LPs (the ball replaced by tangent cuts;
-    each LP's multipliers are a dual point).
-    Returns (lower, upper, info); ``info["method"]`` names the step that gave the upper bound.
-    """
-    A = np.asarray(A, dtype=np.float64)
-    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
-        raise ValueError(f"argument 'A' must be a non-empty 2-D array (N x D), not shape {A.shape}")
-    if not (R >= 0 and math.isfinite(R)):
-        raise ValueError(f"argument 'R' must be a finite real >= 0, not {R!r}")
-    N, D = A.shape
-    ones = np.ones(N)
-    lower = _dual_value(A, ones, R)
-    v = A.T @ ones / N
-    nv = float(np.linalg.norm(v))
-    w = R * v / nv if nv > 0 else np.zeros(D)
-    upper = _hinge_loss(A, w)
-    info = {"method": "parseval/linear", "w": w}
-    if upper - lower <= gap_tol:
-        return lower, upper, info
-    if D == 1:
-        a = A[:, 0]
-        cand = [-R, 0.0, R] + [1.0 / t for t in a if t != 0 and abs(1.0 / t) <= R]
-        vals = [_hinge_loss(A, np.array([c])) for c in cand]
-        j = int(np.argmin(vals))
-        return vals[j], vals[j], {"method": "1-d breakpoints (exact)", "w": np.array([cand[j]])}
-    # (3) unconstrained LP in (w, s): min mean(s), s >= 0, s >= 1 - A w
-    c = np.concatenate([np.zeros(D), np.full(N, 1.0 / N)])
-    A_ub = sparse.hstack([sparse.csr_matrix(-A), -sparse.identity(N, format="csr")]).tocsr()
-    b_ub = -np.ones(N)
-    bounds = [(None, None)] * D + [(0, None)] * N
-    lp = linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
-    if lp.status == 0:
-        alpha_lp = np.clip(-N * np.asarray(lp.ineqlin.marginals), 0.0, 1.0)
-        lower = max(lower, _dual_value(A, alpha_lp, R))
-        # least max-norm minimiser on the optimal face
-        c2 = np.concatenate([np.zeros(D + N), [1.0]])
-        rows = sparse.vstack([
-            sparse.hstack([A_ub, sparse.csr_matrix((N, 1))]),
-            sparse.hstack([sparse.csr_matrix((1, D)), sparse.csr_matrix(np.full((1, N), 1.0 / N)), sparse.csr_matrix((1, 1))]),
-            sparse.hstack([sparse.identity(D), sparse.csr_matrix((D, N)), sparse.csr_matrix(-np.ones((D, 1)))]),
-            sparse.hstack([-sparse.identity(D), sparse.csr_matrix((D, N)), sparse.csr_matrix(-np.ones((D, 1)))]),
-        ]).tocsr()
-        b2 = np.concatenate([b_ub, [lp.fun + 1e-12], np.zeros(2 * D)])
-        lp2 = linprog(c2, A_ub=rows, b_ub=b2, bounds=bounds + [(0, None)], method="highs")
-        for wc in ([lp2.x[:D]] if lp2.status == 0 else []) + [lp.x[:D]]:
-            nw = float(np.linalg.norm(wc))
-            wf = wc if nw <= R else wc * (R / nw)
-            val = _hinge_loss(A, wf)
-            if val < upper:
-                upper, info = val, {"method": "LP (unconstrained optimum inside the ball)" if nw <= R else "LP scaled", "w": wf}
-        if upper - lower <= gap_tol:
-            return lower, upper, info
-
-    # (4) dual ascent with L-BFGS-B
-    def negphi(a):
-        vv = A.T @ a / N
-        n_v = float(np.linalg.norm(vv))
-        grad = np.full(N, 1.0 / N)
-        if n_v > 0:
-            grad = grad - R * (A @ vv) / (N * n_v)
-        return -(float(np.mean(a)) - R * n_v), -grad
-
-    res = minimize(negphi, ones, jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * N,
-                   options={"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-13})
-    alpha = np.clip(res.x, 0.0, 1.0)
-    lower = max(lower, _dual_value(A, alpha, R))
-    vv = A.T @ alpha / N
-    n_v = float(np.linalg.norm(vv))
-    if n_v > 0:
-        wd = R * vv / n_v
-        val = _hinge_loss(A, wd)
-        if val < upper:
-            upper, info = val, {"method": "dual L-BFGS-B (ball active)", "w": wd}
-    if upper - lower <= kelley_gap:
-        return lower, upper, info
-    # (5) Kelley cutting planes: the ball is replaced by the cuts u_j . w <= R (u_j unit, at the
-    # directions of previous LP solutions); the LP's multipliers alpha give the dual bound phi(alpha)
-    # (>= the LP value, since A^T alpha / N = U^T beta and ||U^T beta|| <= sum beta)
-    cuts = [info["w"] / max(float(np.linalg.norm(info["w"])), 1e-300)]
-    if lp.status == 0 and np.linalg.norm(lp.x[:D]) > 0:
-        cuts.append(lp.x[:D] / np.linalg.norm(lp.x[:D]))
-    for it in range(max_cuts):
-        U = sparse.csr_matrix(np.array(cuts))
-        rows = sparse.vstack([A_ub, sparse.hstack([U, sparse.csr_matrix((len(cuts), N))])]).tocsr()
-        lpk = linprog(c, A_ub=rows, b_ub=np.concatenate([b_ub, np.full(len(cuts), R)]), bounds=bounds, method="highs")
-        if lpk.status != 0:
-            break
-        alpha_k = np.clip(-N * np.asarray(lpk.ineqlin.marginals[:N]), 0.0, 1.0)
-        lower = max(lower, _dual_value(A, alpha_k, R))
-        wk = lpk.x[:D]
-        nw = float(np.linalg.norm(wk))
-        wf = wk if nw <= R else wk * (R / nw)
-        val = _hinge_loss(A, wf)
-        if val < upper:
-            upper, info = val, {"method": f"Kelley cutting planes ({it + 1} LPs)", "w": wf}
-        if upper - lower <= kelley_gap or nw <= R:
-            break
-        cuts.append(wk / nw)
-    return lower, upper, info
 
 
 def zero_one_inf_scalar(psi_sign: np.ndarray, y: np.ndarray, R: Fraction) -> Fraction:
@@ -771,8 +645,8 @@ _ROUNDING = 1e-12
 
 def _inf_hinge(emb: _Embedding, S: int, R: float, y_cache: dict) -> tuple[float, float, str]:
     y = y_cache.setdefault(S, chi(S, emb.n).astype(np.float64))
-    lo, hi, info = hinge_interval(y[:, None] * emb.psi, R)
-    return lo, hi, info["method"]
+    res = hinge_min_l2_ball(emb.psi, y, R)
+    return res.lower, res.upper, res.method
 
 
 def _inf_zero_one(emb: _Embedding, S: int, R: Fraction) -> Fraction:
@@ -954,8 +828,9 @@ def check_thm_5_6(statement: EmbeddingStatement, p, ctx) -> Verdict:
     normalised to sup ||Psi|| = 1; eps in {1/20, 3/10, 9/10} with R^2 = (99/100) x the statement's
     bound (and the catalog's witness R = 1, eps = 3/10 at (6, 2)).  Side 1: Psi^(S) for every |S| = k
     by a WHT of each coordinate.  Side 2: the exact hinge minimum over the ball, computed over all
-    2^n points and bracketed [lower, upper] by kernels-free convex optimisation (verify.hidden_progress
-    .recovery.hinge_interval: dual points give lower bounds, feasible w give upper bounds).  "exists"
+    2^n points and bracketed [lower, upper] by convex optimisation (kernels.hinge_opt
+    .hinge_min_l2_ball with features Psi and labels y = chi_S: dual points give lower bounds,
+    feasible w give upper bounds).  "exists"
     holds when some S has lower - 1e-12 > 1 - eps (S* = argmin ||Psi^(S)|| first, then every S); it
     fails with the witness max_S upper when every S has upper + 1e-12 <= 1 - eps.  "forall" checks
     every S whose Parseval bound does not already certify it.  0-1 loss: the infimum is exact for
