@@ -23,8 +23,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -46,21 +44,10 @@ def _best(fn, setup, repeats: int) -> float:
     return best
 
 
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
 def run(n: int = 24, repeats: int = 7, n_gpu: int = 30) -> dict:
-    import numba
 
     from kernels import Activation, wht_inplace
+    from verify._machine import machine_line
     from kernels.backend import gpu_available
     from kernels.population_gradient import population_gradient
     from kernels.reference import wht_butterflies
@@ -125,7 +112,7 @@ def run(n: int = 24, repeats: int = 7, n_gpu: int = 30) -> dict:
                      "numba CUDA simulator).")
     return {
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": f"{platform.system()} {platform.machine()}, {_cpu_model()}, {os.cpu_count()} CPUs, numba threads {numba.get_num_threads()}",
+        "machine": machine_line(),
         "n": n,
         "repeats": repeats,
         "rows": rows,

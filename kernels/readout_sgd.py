@@ -112,66 +112,67 @@ def _population_loss(feat, lab, u):  # pragma: no cover - compiled
 # ---------------------------------------------------------------------------------------------
 
 
-@nb.njit(parallel=True, cache=True)
-def _sgd_cpu(features, labels, eta, steps, seeds, batch, u0, checkpoints, exact_mean,
-             u_out, ck_loss, mean_loss, online_loss):  # pragma: no cover - compiled
-    runs = seeds.shape[0]
-    r = features.shape[2]
-    n_rows = features.shape[1]
-    n_u = np.uint64(n_rows)
+@register_jitable
+def _run_one(feat, lab, eta, steps, state, batch, checkpoints, exact_mean, u, v, ck_row):  # pragma: no cover - compiled
+    """One SGD run, the body shared by the CPU and CUDA twins: updates u in place, fills ck_row, and
+    returns (mean exact loss or nan, mean online loss or nan)."""
+    r = feat.shape[1]
+    n_u = np.uint64(feat.shape[0])
     threshold = (np.uint64(4294967296) - n_u) % n_u
     scale = eta / batch
     n_ck = checkpoints.shape[0]
+    c = 0
+    acc = 0.0
+    online = 0.0
+    absorbed = False
+    for t in range(steps):
+        while c < n_ck and checkpoints[c] == t:
+            ck_row[c] = _population_loss(feat, lab, u)
+            absorbed = absorbed or ck_row[c] == 0.0
+            c += 1
+        if absorbed:
+            break  # F(u) = 0: every margin >= 1, no later step changes u, acc or online
+        for i in range(r):
+            v[i] = 0.0
+        for _ in range(batch):
+            state, j = _uniform_index(state, n_u, threshold)
+            m = 0.0
+            for i in range(r):
+                m += feat[j, i] * u[i]
+            m = lab[j] * m
+            if m < 1.0:
+                online += 1.0 - m
+                for i in range(r):
+                    v[i] += lab[j] * feat[j, i]
+        for i in range(r):
+            u[i] += scale * v[i]
+        if exact_mean:
+            f_now = _population_loss(feat, lab, u)
+            acc += f_now
+            absorbed = f_now == 0.0
+    while c < n_ck:
+        ck_row[c] = _population_loss(feat, lab, u)
+        c += 1
+    if steps > 0:
+        return (acc / steps if exact_mean else np.nan), online / (steps * batch)
+    return np.nan, np.nan
+
+
+@nb.njit(parallel=True, cache=True)
+def _sgd_cpu(features, labels, eta, steps, seeds, batch, u0, checkpoints, exact_mean,
+             u_out, ck_loss, mean_loss, online_loss):  # pragma: no cover - compiled
+    r = features.shape[2]
     shared_feat = features.shape[0] == 1
     shared_lab = labels.shape[0] == 1
-    for s in prange(runs):
-        fs = np.int64(0) if shared_feat else np.int64(s)
-        ls = np.int64(0) if shared_lab else np.int64(s)
-        feat = features[fs]
-        lab = labels[ls]
+    for s in prange(seeds.shape[0]):
+        feat = features[0] if shared_feat else features[s]
+        lab = labels[0] if shared_lab else labels[s]
         u = u0.copy()
         v = np.zeros(r)
-        state = seeds[s]
-        c = 0
-        acc = 0.0
-        online = 0.0
-        absorbed = False
-        for t in range(steps):
-            while c < n_ck and checkpoints[c] == t:
-                ck_loss[s, c] = _population_loss(feat, lab, u)
-                absorbed = absorbed or ck_loss[s, c] == 0.0
-                c += 1
-            if absorbed:
-                break  # F(u) = 0: every margin >= 1, no later step changes u, acc or online
-            for i in range(r):
-                v[i] = 0.0
-            for _ in range(batch):
-                state, j = _uniform_index(state, n_u, threshold)
-                m = 0.0
-                for i in range(r):
-                    m += feat[j, i] * u[i]
-                m = lab[j] * m
-                if m < 1.0:
-                    online += 1.0 - m
-                    for i in range(r):
-                        v[i] += lab[j] * feat[j, i]
-            for i in range(r):
-                u[i] += scale * v[i]
-            if exact_mean:
-                f_now = _population_loss(feat, lab, u)
-                acc += f_now
-                absorbed = f_now == 0.0
-        while c < n_ck:
-            ck_loss[s, c] = _population_loss(feat, lab, u)
-            c += 1
+        mean_loss[s], online_loss[s] = _run_one(feat, lab, eta, steps, seeds[s], batch, checkpoints, exact_mean,
+                                                u, v, ck_loss[s])
         for i in range(r):
             u_out[s, i] = u[i]
-        if steps > 0:
-            mean_loss[s] = acc / steps if exact_mean else np.nan
-            online_loss[s] = online / (steps * batch)
-        else:
-            mean_loss[s] = np.nan
-            online_loss[s] = np.nan
 
 
 # ---------------------------------------------------------------------------------------------

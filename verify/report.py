@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import os
 import platform
 import re
 import shutil
@@ -26,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ._machine import machine_line
 from .registry import TIERS, ClaimResult, Status, all_claims, get_claim, run_claim, to_jsonable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,17 +43,6 @@ def _git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return ""
-
-
-def _cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def environment(tier: str, backend: str) -> dict:
@@ -77,7 +66,7 @@ def environment(tier: str, backend: str) -> dict:
         "numba": numba.__version__,
         "scipy": scipy.__version__,
         "sympy": sympy.__version__,
-        "machine": f"{platform.system()} {platform.machine()}, {_cpu_model()}, {os.cpu_count()} CPUs, numba threads {numba.get_num_threads()}",
+        "machine": machine_line(),
         "gpu": "yes" if gpu_available() else "no",
     }
 

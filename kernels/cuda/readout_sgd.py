@@ -1,10 +1,10 @@
 """numba.cuda twin of kernels/readout_sgd.py: one thread per run.
 
 Each thread owns one run: its SplitMix64 stream, its readout u and its batch gradient v (rows of
-device scratch arrays, since the width r is known only at run time).  The scalar bodies
-(SplitMix64 step, Lemire's bounded draw, the population hinge loss) are the ``register_jitable``
-functions of the CPU kernel, compiled as device functions, and every sum runs in the same index
-order as on the CPU.  Results can still differ from the CPU twin in the last bits where the GPU
+device scratch arrays, since the width r is known only at run time).  The whole per-run body
+(``_run_one``: SplitMix64 step, Lemire's bounded draw, the update, the population hinge loss) is the
+``register_jitable`` function of the CPU kernel, compiled as a device function, so every sum runs in
+the same index order as on the CPU.  Results can still differ from the CPU twin in the last bits where the GPU
 compiler contracts a multiply and an add into one fused multiply-add; under the CUDA simulator
 (Python semantics) they agree bit for bit.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from ..readout_sgd import _population_loss, _uniform_index
+from ..readout_sgd import _run_one
 
 __all__ = ["sgd_cuda"]
 
@@ -27,56 +27,10 @@ def _sgd_kernel(features, labels, eta, steps, seeds, batch, checkpoints, exact_m
     s = cuda.grid(1)
     if s >= seeds.shape[0]:
         return
-    fs = 0 if features.shape[0] == 1 else s
-    ls = 0 if labels.shape[0] == 1 else s
-    feat = features[fs]
-    lab = labels[ls]
-    u = U[s]
-    v = V[s]
-    r = feat.shape[1]
-    n_u = np.uint64(feat.shape[0])
-    threshold = (np.uint64(4294967296) - n_u) % n_u
-    scale = eta / batch
-    n_ck = checkpoints.shape[0]
-    state = seeds[s]
-    c = 0
-    acc = 0.0
-    online = 0.0
-    absorbed = False
-    for t in range(steps):
-        while c < n_ck and checkpoints[c] == t:
-            ck_loss[s, c] = _population_loss(feat, lab, u)
-            absorbed = absorbed or ck_loss[s, c] == 0.0
-            c += 1
-        if absorbed:
-            break  # F(u) = 0 is absorbing (see kernels/readout_sgd.py)
-        for i in range(r):
-            v[i] = 0.0
-        for _ in range(batch):
-            state, j = _uniform_index(state, n_u, threshold)
-            m = 0.0
-            for i in range(r):
-                m += feat[j, i] * u[i]
-            m = lab[j] * m
-            if m < 1.0:
-                online += 1.0 - m
-                for i in range(r):
-                    v[i] += lab[j] * feat[j, i]
-        for i in range(r):
-            u[i] += scale * v[i]
-        if exact_mean:
-            f_now = _population_loss(feat, lab, u)
-            acc += f_now
-            absorbed = f_now == 0.0
-    while c < n_ck:
-        ck_loss[s, c] = _population_loss(feat, lab, u)
-        c += 1
-    if steps > 0:
-        mean_loss[s] = acc / steps if exact_mean else np.nan
-        online_loss[s] = online / (steps * batch)
-    else:
-        mean_loss[s] = np.nan
-        online_loss[s] = np.nan
+    feat = features[0] if features.shape[0] == 1 else features[s]
+    lab = labels[0] if labels.shape[0] == 1 else labels[s]
+    mean_loss[s], online_loss[s] = _run_one(feat, lab, eta, steps, seeds[s], batch, checkpoints, exact_mean,
+                                            U[s], V[s], ck_loss[s])
 
 
 def sgd_cuda(features, labels, eta, steps, seeds, batch, u0, checkpoints, exact_mean,
