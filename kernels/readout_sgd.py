@@ -49,6 +49,8 @@ from numba.extending import register_jitable
 
 from . import _checks
 from .backend import resolve_backend
+from .rng import splitmix64_next as _splitmix_next  # noqa: F401  (shared stream; see kernels/rng.py)
+from .rng import uniform_index as _uniform_index
 
 __all__ = [
     "ReadoutSGDResult",
@@ -69,26 +71,6 @@ _MAX_ROWS = (1 << 32) - 1
 # ---------------------------------------------------------------------------------------------
 # shared scalar bodies (CPU and CUDA compile the same code)
 # ---------------------------------------------------------------------------------------------
-
-
-@register_jitable
-def _splitmix_next(state):  # pragma: no cover - compiled
-    """One SplitMix64 step: (new state, 64-bit output); all arithmetic wraps modulo 2^64."""
-    state = state + np.uint64(0x9E3779B97F4A7C15)
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return state, z ^ (z >> np.uint64(31))
-
-
-@register_jitable
-def _uniform_index(state, n, threshold):  # pragma: no cover - compiled
-    """Exactly uniform index in [0, n) (n < 2^32): Lemire's method; ``threshold`` = 2^32 mod n."""
-    while True:
-        state, z = _splitmix_next(state)
-        m = (z >> np.uint64(32)) * n
-        if (m & np.uint64(0xFFFFFFFF)) >= threshold:
-            return state, np.int64(m >> np.uint64(32))
 
 
 @register_jitable

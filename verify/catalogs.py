@@ -10,6 +10,7 @@ from __future__ import annotations
 
 CATALOG_FILES = {
     "thesis_ch5": "thesis_ch5_hidden_progress.md",
+    "seed003": "seed003_rcnn.md",
 }
 
 ENTRIES: dict[str, dict[str, str]] = {
@@ -49,8 +50,38 @@ ENTRIES: dict[str, dict[str, str]] = {
         "E33": "Fourier gaps beyond majority (B.3.1)",
         "E34": "Grokking / finite-sample regime",
     },
+    "seed003": {
+        "P1": "Parity learning by Gaussian elimination: O(d) examples, O(d^2) runtime",
+        "D1": "Definition 1, (s,m,t)-bounded learner",
+        "D2": "Definition 2, PAO learner",
+        "O1": "Observation 1, (eps,delta)-PAO reduction",
+        "D3": "Definition 3, Turing-optimal",
+        "C1": "Claim 1 with Algorithm 2",
+        "D4": "Definition 4, PAC learning",
+        "C2": "Claim 2, Turing-optimal learners PAC-learn",
+        "A1": "Algorithm 1, SGD on a randomly initialised RCNN",
+        "T1": "Theorem 1, Turing-optimality of SGD on an RCNN",
+        "C2b": "Corollary 2, random restarts and validation",
+        "D5": "Definition 5, RCNN with a memory layer",
+        "L1/L2": "Lemma 1 and Lemma 2",
+        "B11": "Data representation (B.1.1)",
+        "D6": "Definition 6 (TM) and its modifications (B.1.2)",
+        "B2": "RCNN layer spec and gradient spec",
+        "B2h": "Head function and its ReLU realisation",
+        "L3": "Lemma 3, forward pass and gradient during memorisation",
+        "L4": "Lemma 4, SGD memorisation with eta = 1/54",
+        "B3c": "Computation-phase claim (end of B.3)",
+        "L5": "Lemma 5, function and Jacobian interpolation",
+        "L6": "Lemma 6, bounded weight-value sets",
+        "C3": "Corollary 3, single weight set",
+        "PC": "Parameter count and success probability",
+    },
 }
 
 HANDLED: dict[str, tuple[str, ...]] = {
-    "thesis_ch5": tuple(f"E{i}" for i in range(1, 20)) + ("E33",),
+    "thesis_ch5": tuple(f"E{i}" for i in range(1, 30)) + ("E33",),
+    "seed003": (
+        "P1", "D1", "D2", "O1", "D3", "C1", "D4", "C2", "A1", "T1", "C2b", "D5", "L1/L2", "B11", "D6", "B2", "B2h",
+        "L3", "L4", "B3c", "L5", "L6", "C3", "PC",
+    ),
 }

@@ -10,6 +10,13 @@ Catalog: ../shared/claims/thesis_ch5_hidden_progress.md.  Modules, grouped by to
 * ``mlp_sgd``          E16-E17 Theorem B.6 and Theorem 5.5
 * ``recovery``         E18-E19 Proposition B.7 and Theorem 5.6
 * ``fourier_gaps``     E33     Fourier gaps of random LTFs and sinusoids (B.3.1)
+* ``polynet_flow``     E20, E21, E25  disjoint-PolyNet population gradient, Lemma B.8 (gradient flow),
+                                      Theorem 5.7 with Gaussian initialisation
+* ``polynet_plateau``  E22-E24 Lemma B.9 (exact error and its bounds), Corollary B.10, Theorem 5.7
+* ``polynet_sgd``      E26     Theorem 5.8 with Claims B.11, B.12 (SGD on disjoint-PolyNets)
+* ``noisy_parity``     E27     noisy parities (B.3.6)
+* ``layerwise``        E28     the layer-by-layer counterexample with quadratic activations (B.3.7)
+* ``constructions``    E29     representation constructions used in the experiments (B.4.1)
 """
 
 SOURCE = "thesis_ch5"

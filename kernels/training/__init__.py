@@ -1,0 +1,45 @@
+"""The batched training engine: many small networks trained at once, one run per seed or
+hyper-parameter row, on data generated inside the kernel.
+
+Shape shared by every architecture module (``disjoint_polynet`` is the first; MLPs, sinusoidal
+neurons and transformers follow the same pattern):
+
+* **Runs.** A call trains S independent runs.  Per-run inputs are rows (initialisation, learning
+  rate, label noise, ...): a scalar or a length-1 leading axis is shared by all runs.  Every run has
+  an explicit 64-bit seed.
+* **Data inside the kernel.** Samples are never passed in: step t of run s draws its batch from the
+  counter-based Philox stream ``kernels.rng.counter_u64(seed_s, t, index)``, a pure function of its
+  position.  Hence the CPU and CUDA twins see identical batches, a run's result does not depend on the
+  other runs or the thread count, and any run can be replayed alone (pass its seed and its rows).
+* **Three twins, one signature** (``backend="auto" | "reference" | "cpu" | "cuda"``): a slow,
+  obvious Python reference (the oracle of the property tests), a numba CPU kernel (``prange`` over
+  runs; serial when there is little work) and a numba.cuda kernel (one thread per run).  The per-run
+  body is one ``register_jitable`` function compiled for both the CPU and the GPU, so the float
+  operations run in the same order; numba.cuda is imported only when the CUDA twin is first used.
+* **Outputs.** A frozen result dataclass: final parameters, records at requested checkpoint steps,
+  window statistics between checkpoints, whole-run diagnostics, and a divergence flag: a run whose
+  parameters become non-finite or exceed ``OVERFLOW`` stops and is reported as diverged, never as a
+  run that merely failed to converge.
+* **Validation** before any work: ValueError naming the argument, the value and the allowed range
+  (``kernels.training._common``).
+"""
+
+from ._common import OVERFLOW
+from .disjoint_polynet import (
+    LR_MODES,
+    PolyNetSGDResult,
+    adaptive_lr_constant,
+    disjoint_polynet_sgd,
+    disjoint_polynet_sgd_ref,
+    sample_batch_ref,
+)
+
+__all__ = [
+    "LR_MODES",
+    "OVERFLOW",
+    "PolyNetSGDResult",
+    "adaptive_lr_constant",
+    "disjoint_polynet_sgd",
+    "disjoint_polynet_sgd_ref",
+    "sample_batch_ref",
+]

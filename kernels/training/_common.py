@@ -1,0 +1,87 @@
+"""Argument validation and conventions shared by the architectures of the batched training engine.
+
+Every public trainer validates here, before any work or allocation, and raises ``ValueError`` naming
+the argument, the value and the allowed range (ARCHITECTURE.md, "Kernels").
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .. import _checks
+
+__all__ = [
+    "OVERFLOW",
+    "SERIAL_WORK",
+    "per_run_reals",
+    "use_serial",
+    "validate_checkpoints",
+    "validate_seeds",
+]
+
+#: a weight whose magnitude exceeds this (or is not finite) marks its run as diverged
+OVERFLOW = 1e100
+#: below this many elementary updates (runs x steps x batch x parameters) the CPU twin runs serially:
+#: starting the thread pool would cost more than the work
+SERIAL_WORK = 200_000
+
+
+def validate_seeds(seeds) -> np.ndarray:
+    """One explicit seed per run: a non-empty 1-D integer array with values in [0, 2^64); uint64 copy."""
+    a = np.asarray(seeds)
+    if a.ndim != 1 or a.shape[0] < 1 or a.dtype.kind not in "iu":
+        raise ValueError(f"argument 'seeds' must be a non-empty 1-D integer array (one seed per run), not {seeds!r}")
+    if a.dtype.kind == "i" and np.any(a < 0):
+        raise ValueError(f"argument 'seeds' must hold integers in [0, 2^64), not min {int(a.min())}")
+    return np.ascontiguousarray(a.astype(np.uint64))
+
+
+def per_run_reals(name: str, value, runs: int, *, lo: float, hi: float, lo_open: bool = False,
+                  hi_open: bool = False) -> np.ndarray:
+    """A real hyper-parameter given once or once per run (shape (runs,)), every entry in the interval."""
+    interval = f"{'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}"
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"argument '{name}' must be a real number in {interval} (or one per run), not {value!r}")  # noqa: TRY004
+    if isinstance(value, numbers.Real):
+        arr = np.full(runs, float(value))
+    else:
+        try:
+            arr = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"argument '{name}' must be a real number in {interval} (or one per run), not {value!r}") from None
+        if arr.ndim == 0:
+            arr = np.full(runs, float(arr))
+        elif arr.shape != (runs,):
+            raise ValueError(f"argument '{name}' must be a scalar or have shape ({runs},) (one per run), not shape {arr.shape}")
+    for v in arr:
+        ok = math.isfinite(v) and (v > lo if lo_open else v >= lo) and (v < hi if hi_open else v <= hi)
+        if not ok:
+            raise ValueError(f"argument '{name}' must be a real number in {interval}, not {v!r}")
+    return np.ascontiguousarray(arr)
+
+
+def validate_checkpoints(checkpoints, steps: int) -> np.ndarray:
+    """A strictly increasing sequence of integer steps in [0, steps] (int64 copy)."""
+    raw = np.asarray(checkpoints)
+    if raw.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if raw.dtype.kind not in "iu" or raw.ndim > 1:
+        raise ValueError(f"argument 'checkpoints' must be a 1-D sequence of integer steps in [0, steps = {steps}], not {checkpoints!r}")
+    cks = raw.astype(np.int64).reshape(-1)
+    if cks[0] < 0 or cks[-1] > steps or np.any(np.diff(cks) <= 0):
+        raise ValueError(
+            f"argument 'checkpoints' must be strictly increasing steps in [0, steps = {steps}], not {checkpoints!r}")
+    return np.ascontiguousarray(cks)
+
+
+def use_serial(runs: int, work: float) -> bool:
+    """True when the CPU twin should loop over the runs serially (one run, or little work in all)."""
+    return runs == 1 or work < SERIAL_WORK
+
+
+def require_recording_memory(nbytes: int, what: str) -> None:
+    """Refuse per-run recordings that would not fit in memory (estimate given in the message)."""
+    _checks.require_memory("checkpoints", f"{what}", nbytes, what=f"the recordings ({what})")
