@@ -321,8 +321,6 @@ def _sgd_cpu_serial(W, S, G, XS, AUX, steps, seeds, batch, lr_mode, lrs, noises,
 
 
 # ---------------------------------------------------------------------------------------------
-# numba.cuda twin (one thread per run); numba.cuda is imported only when it is first used
-# ---------------------------------------------------------------------------------------------
 
 _CUDA: dict = {}
 _TPB = 64
@@ -526,7 +524,9 @@ def disjoint_polynet_sgd(w0, *, steps, seeds, lr, lr_mode="adaptive", batch=1, l
         work = float(runs) * steps * batch * k * n1
         (_sgd_cpu_serial if use_serial(runs, work) else _sgd_cpu_parallel)(*args)
     else:
-        _launch_cuda(args)
+        from ..cuda.training_disjoint_polynet import launch_cuda
+
+        launch_cuda(args)
     return _result(W, cks, record_all, o, used)
 
 
