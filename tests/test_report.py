@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from verify.registry import all_claims
+from verify.report import INDEX_HEADER as INDEX_HEADER_LINE
 from verify.report import ROOT, check_report, main, parse_index
 
 
@@ -30,3 +31,10 @@ def test_check_flags_a_stale_report(tmp_path: Path):
     stale.write_text("# empty\n")
     assert len(check_report(stale)) == len(all_claims())
     assert main(["--check", "--output", str(stale)]) == 1
+
+
+def test_index_parser_keeps_labels_with_escaped_pipes():
+    text = INDEX_HEADER_LINE + "\n|---|---|---|---|---|---|---|---|\n" + (
+        "| [`a.b`](#ab) | Corollary 3 (\\|U_s\\| = 5) | erratum | erratum | exact | 3 | 1/1 | 0.1 |\n"
+    )
+    assert parse_index(text) == {"a.b": "erratum"}

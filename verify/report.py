@@ -175,23 +175,30 @@ def render_plots(result: ClaimResult, figdir: Path) -> list[str]:
 
 
 def _benchmark_table() -> list[str]:
-    path = ROOT / "benchmarks" / "results.json"
-    if not path.exists():
-        return ["No benchmark results yet: run `python -m benchmarks.fwht --json > benchmarks/results.json`.", ""]
-    data = json.loads(path.read_text())
-    out = [f"Measured by `python -m benchmarks.fwht` on {data.get('machine', '?')} ({data.get('date', '?')}); "
-           "ratios are against baselines measured in the same run.", ""]
-    out.append("| measurement | n | seconds (best of repeats) | ratio | target | met |")
-    out.append("|---|---|---|---|---|---|")
-    for row in data.get("rows", []):
-        out.append(
-            f"| {row['name']} | {row.get('n', '')} | {_cell(row.get('seconds'))} | {_cell(row.get('ratio', ''))} | "
-            f"{row.get('target', '')} | {row.get('met', '')} |"
-        )
-    out.append("")
-    for note in data.get("notes", []):
-        out.append(f"- {note}")
-    out.append("")
+    """One table per benchmarks/*results.json file (written by the benchmark modules; read, never run)."""
+    files = sorted((ROOT / "benchmarks").glob("*results.json"))
+    if not files:
+        return ["No benchmark results yet: run `python -m benchmarks.fwht --write`.", ""]
+    out: list[str] = []
+    for path in files:
+        data = json.loads(path.read_text())
+        rows = data.get("rows", [])
+        module = "fwht" if path.name == "results.json" else path.name.replace("_results.json", "")
+        out.append(f"**`python -m benchmarks.{module}`** on {data.get('machine', '?')} ({data.get('date', '?')}); "
+                   "ratios are against baselines measured in the same run.")
+        out.append("")
+        cols: list[str] = []
+        for row in rows:
+            cols += [c for c in row if c not in cols]
+        out.append("| " + " | ".join(cols) + " |")
+        out.append("|---" * len(cols) + "|")
+        for row in rows:
+            out.append("| " + " | ".join(_cell(row.get(c, "")) for c in cols) + " |")
+        out.append("")
+        for note in data.get("notes", []):
+            out.append(f"- {note}")
+        if data.get("notes"):
+            out.append("")
     return out
 
 
@@ -245,7 +252,7 @@ def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, lis
         L.append("|---|---|---|---|")
         for r in errata:
             corr = r.corrected.summary() if r.corrected else "none established"
-            L.append(f"| `{r.claim.id}` | {r.claim.label} | {_cell(_side_text(r.printed.witness))} | {_cell(corr)} |")
+            L.append(f"| `{r.claim.id}` | {_cell(r.claim.label)} | {_cell(_side_text(r.printed.witness))} | {_cell(corr)} |")
     else:
         L.append("None.")
     L.append("")
@@ -256,7 +263,7 @@ def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, lis
     for r in results:
         mark = "" if r.as_expected else " (!)"
         L.append(
-            f"| [`{r.claim.id}`](#{_slug(r.claim.id).replace('.', '')}) | {r.claim.label} | {r.claim.expect.value} | "
+            f"| [`{r.claim.id}`](#{_slug(r.claim.id).replace('.', '')}) | {_cell(r.claim.label)} | {r.claim.expect.value} | "
             f"{r.status.value}{mark} | {r.printed.rigor.value} | {r.printed.cases} | {r.mutants_rejected}/{len(r.mutants)} | "
             f"{r.seconds:.2f} |"
         )
@@ -337,7 +344,7 @@ def parse_index(text: str) -> dict[str, str]:
         if inside:
             if not line.startswith("|"):
                 break
-            cells = [c.strip() for c in line.strip("|").split("|")]
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
             m = re.search(r"`([^`]+)`", cells[0])
             if m:
                 out[m.group(1)] = cells[2]
