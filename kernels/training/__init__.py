@@ -1,8 +1,9 @@
 """The batched training engine: many small networks trained at once, one run per seed or
 hyper-parameter row, on data generated inside the kernel.
 
-Shape shared by every architecture module (``disjoint_polynet`` is the first; MLPs, sinusoidal
-neurons and transformers follow the same pattern):
+Architectures: ``two_layer`` (2-layer MLPs with any activation of kernels.activations, single
+neurons with or without a second layer: settings (i)-(xiv) of seed 004's Empirical Finding 5.1) and
+``disjoint_polynet`` (Section 5.4.2).  Shape shared by every architecture module:
 
 * **Runs.** A call trains S independent runs.  Per-run inputs are rows (initialisation, learning
   rate, label noise, ...): a scalar or a length-1 leading axis is shared by all runs.  Every run has
@@ -25,6 +26,17 @@ neurons and transformers follow the same pattern):
 """
 
 from ._common import OVERFLOW
+from .two_layer import (
+    INITS,
+    LOSSES,
+    OPTIMIZERS,
+    SCHEDULES,
+    TwoLayerResult,
+    init_two_layer,
+    n_params,
+    parity_samples,
+    train_two_layer,
+)
 from .disjoint_polynet import (
     LR_MODES,
     PolyNetSGDResult,
@@ -35,6 +47,15 @@ from .disjoint_polynet import (
 )
 
 __all__ = [
+    "INITS",
+    "LOSSES",
+    "OPTIMIZERS",
+    "SCHEDULES",
+    "TwoLayerResult",
+    "init_two_layer",
+    "n_params",
+    "parity_samples",
+    "train_two_layer",
     "LR_MODES",
     "OVERFLOW",
     "PolyNetSGDResult",

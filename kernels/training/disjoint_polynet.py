@@ -321,46 +321,6 @@ def _sgd_cpu_serial(W, S, G, XS, AUX, steps, seeds, batch, lr_mode, lrs, noises,
 
 
 # ---------------------------------------------------------------------------------------------
-
-_CUDA: dict = {}
-_TPB = 64
-
-
-cuda = None  # numba.cuda, bound on first use (a module global, so the CUDA simulator can swap it)
-
-
-def _cuda_kernel():
-    global cuda
-    if "kernel" not in _CUDA:
-        from numba import cuda as _cuda_module
-
-        cuda = _cuda_module
-
-        @cuda.jit
-        def _sgd_cuda(W, S, G, XS, AUX, steps, seeds, batch, lr_mode, lrs, noises, checkpoints, record_all,
-                      rec_rel, rec_all, rec_min, rec_irr, rec_mart, div_at, max_irr, max_mart, max_inc,
-                      max_ratio):  # pragma: no cover - compiled
-            r = cuda.grid(1)
-            if r < seeds.shape[0]:
-                _drive(r, W, S, G, XS, AUX, steps, seeds, batch, lr_mode, lrs, noises, checkpoints, record_all,
-                       rec_rel, rec_all, rec_min, rec_irr, rec_mart, div_at, max_irr, max_mart, max_inc, max_ratio)
-
-        _CUDA["kernel"] = _sgd_cuda
-    return _CUDA["kernel"]
-
-
-def _launch_cuda(args: list) -> None:
-    """Copy the arrays to the device, run one thread per run, copy every array back in place."""
-    kernel = _cuda_kernel()
-    runs = args[6].shape[0]
-    dev = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
-    kernel[(runs + _TPB - 1) // _TPB, _TPB](*dev)
-    for host, d in zip(args, dev):
-        if isinstance(host, np.ndarray):
-            d.copy_to_host(host)
-
-
-# ---------------------------------------------------------------------------------------------
 # results, validation, public wrapper
 # ---------------------------------------------------------------------------------------------
 
