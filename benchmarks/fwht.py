@@ -15,7 +15,8 @@ Measured in one run, side by side, at the same size 2^n (best of ``repeats`` aft
 
 Targets (issue "Foundation", section 5): float64 transform <= 3x the copy and faster than pyfwht's
 OpenMP backend; int64 <= 1.5x float64; population gradient well under a second per neuron; CUDA
-transform within 3x of the device copy.  ``--write`` stores benchmarks/results.json and RESULTS.md.
+transform within 3x of the device copy.  ``--write`` stores benchmarks/results.json and regenerates
+RESULTS.md from every benchmarks/*results.json (benchmarks/_results_md.py).
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-gpu", type=int, default=30)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--write", action="store_true", help="store benchmarks/results.json and benchmarks/RESULTS.md")
+    parser.add_argument("--write", action="store_true", help="store benchmarks/results.json and regenerate benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
     if not 3 <= args.n <= 30:
         print(f"error: argument '--n' must be an integer in [3, 30], not {args.n}", file=sys.stderr)
@@ -159,8 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(to_markdown(data))
     if args.write:
+        from ._results_md import write_results_md
+
+        data = {"title": "Walsh-Hadamard transform and population gradient (benchmarks.fwht)",
+                "command": "python -m benchmarks.fwht --write", **data}
         (HERE / "results.json").write_text(json.dumps(data, indent=1) + "\n")
-        (HERE / "RESULTS.md").write_text(to_markdown(data))
+        write_results_md()  # one RESULTS.md from every benchmarks/*results.json
     return 0
 
 

@@ -11,8 +11,9 @@ after a warm-up):
 * the project's numpy reference twin (per instance, on unpacked bits) at the smallest size only.
 
 The outputs of the three are checked to be identical (ranks and reduced matrices) before timing.
-``--write`` stores benchmarks/gf2_results.json (the shared results.json / RESULTS.md are written by
-benchmarks.fwht).  Ratios, not absolute times, are the result: the machine may be shared.
+``--write`` stores benchmarks/gf2_results.json and regenerates benchmarks/RESULTS.md from every
+benchmarks/*results.json (benchmarks/_results_md.py).  Ratios, not absolute times, are the result:
+the machine may be shared.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--write", action="store_true", help="store benchmarks/gf2_results.json")
+    parser.add_argument("--write", action="store_true", help="store benchmarks/gf2_results.json and regenerate benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
     data = run(args.repeats)
     if args.json:
@@ -108,7 +109,11 @@ def main(argv=None) -> int:
         for r in data["rows"]:
             print(f"{r['name']:<48} B={r['batch']:<5} d={r['d']:<5} {r['seconds'] * 1e3:10.2f} ms   x{r['ratio']:.1f}")
     if args.write:
+        from ._results_md import write_results_md
+
+        data = {"title": "GF(2) elimination (benchmarks.gf2)", "command": "python -m benchmarks.gf2 --write", **data}
         (HERE / "gf2_results.json").write_text(json.dumps(data, indent=1) + "\n")
+        write_results_md()  # one RESULTS.md from every benchmarks/*results.json
     return 0
 
 

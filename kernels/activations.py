@@ -180,6 +180,7 @@ class Activation:
 @register_jitable
 def activation_value(code, z, params):  # pragma: no cover - compiled
     """sigma(z) for the activation ``code`` with parameters ``params`` (shared CPU/CUDA scalar body)."""
+    z = np.float64(z)  # double arithmetic in every twin (the CUDA simulator would keep float32 inputs in float32)
     if code == 0:
         return 1.0 if z > 0.0 else 0.0
     if code == 1:
@@ -215,6 +216,7 @@ def activation_value(code, z, params):  # pragma: no cover - compiled
 def activation_slope(code, z, params):  # pragma: no cover - compiled
     """sigma'(z) (shared CPU/CUDA scalar body).  At a kink the slope of the piece to the right is taken,
     except RELU, whose slope at 0 is 0 (the STEP convention of Eq. (B.4)); STEP and SIGN have slope 0."""
+    z = np.float64(z)  # double arithmetic in every twin (the CUDA simulator would keep float32 inputs in float32)
     if code == 0 or code == 2:
         return 0.0
     if code == 1:

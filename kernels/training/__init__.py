@@ -2,7 +2,8 @@
 hyper-parameter row, on data generated inside the kernel.
 
 Architectures: ``two_layer`` (2-layer MLPs with any activation of kernels.activations, single
-neurons with or without a second layer: settings (i)-(xiv) of seed 004's Empirical Finding 5.1) and
+neurons with or without a second layer, PolyNets: settings (i)-(xv) of seed 004's Empirical Finding
+5.1 except the transformer (*iii)) and
 ``disjoint_polynet`` (Section 5.4.2).  Shape shared by every architecture module:
 
 * **Runs.** A call trains S independent runs.  Per-run inputs are rows (initialisation, learning
@@ -35,6 +36,7 @@ from .two_layer import (
     init_two_layer,
     n_params,
     parity_samples,
+    train_polynet,
     train_two_layer,
 )
 from .disjoint_polynet import (
@@ -55,6 +57,7 @@ __all__ = [
     "init_two_layer",
     "n_params",
     "parity_samples",
+    "train_polynet",
     "train_two_layer",
     "LR_MODES",
     "OVERFLOW",

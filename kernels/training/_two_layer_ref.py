@@ -16,7 +16,7 @@ import numpy as np
 from ..activations import Activation, activation_slope_numpy, activation_value_numpy
 from ..rng import counter_bounded_ref
 from ._common import OVERFLOW
-from .two_layer import EVAL_STEP, TRAIN_STEP, parity_samples
+from .two_layer import EVAL_STEP, PRODUCT, TRAIN_STEP, parity_samples
 
 __all__ = ["train_two_layer_ref"]
 
@@ -51,6 +51,8 @@ def train_two_layer_ref(theta, n, r, act: Activation, sup, seeds, steps, batch, 
     def fwd(th, X):
         W = th[:ob].reshape(n, r)
         H = X @ W + th[ob:ou]
+        if code == PRODUCT:
+            return H, None, np.prod(H, axis=1)
         A = activation_value_numpy(code, H, params)
         return H, A, A @ th[ou : ou + r] + th[ou + r]
 
@@ -98,8 +100,13 @@ def train_two_layer_ref(theta, n, r, act: Activation, sup, seeds, steps, batch, 
             lv, g = _loss_and_slope(loss, f, y)
             last = float(lv.mean())
             u = th[ou : ou + r]
-            Dm = (g[:, None] * u[None, :]) * activation_slope_numpy(code, H, params)
-            grad = np.concatenate([(X.T @ Dm).ravel(), Dm.sum(0), g @ A, [g.sum()]]) / batch
+            if code == PRODUCT:
+                Dm = g[:, None] * np.stack([np.prod(np.delete(H, j, axis=1), axis=1) for j in range(r)], axis=1)
+                gA, gc = np.zeros(r), 0.0
+            else:
+                Dm = (g[:, None] * u[None, :]) * activation_slope_numpy(code, H, params)
+                gA, gc = g @ A, g.sum()
+            grad = np.concatenate([(X.T @ Dm).ravel(), Dm.sum(0), gA, [gc]]) / batch
             grad = grad + wds[q] * th
             eta = lrs[q] * (1.0, 0.5 * (1.0 + math.cos(math.pi * t / max(steps, 1))), 1.0 - t / max(steps, 1))[schedule]
             if opt == 0:

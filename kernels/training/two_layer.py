@@ -5,14 +5,17 @@ Model (seed 004, Section 5.3 and App. B.4, architectures (i)-(xiv) of Empirical 
     f(x; theta) = sum_{j < r} u_j sigma(<w_j, x> + b_j) + c,          x in {±1}^n,
 
 with r = ``width`` hidden units and sigma any :class:`kernels.activations.Activation` (ReLU, z^k and
-other polynomials, sine, k-zigzag, triangle wave).  ``bias=False`` freezes b = 0;
+other polynomials, sine, k-zigzag, triangle wave).  The PolyNet of setting (xv) (line 947) is the same
+first layer with the product read-out f = prod_j (<w_j, x> + b_j) (``activation="product"``,
+:func:`train_polynet`).  ``bias=False`` freezes b = 0;
 ``second_layer=False`` freezes u = 1 and c = 0 (settings (xi)-(xiv): "no second layer").  The
 parameters of a run are one flat vector theta = [W (n x r, input-major: W[i, j] = w_j[i]) | b (r) |
 u (r) | c] so that the optimisers treat every parameter alike.
 
 Task.  The (n, k)-sparse parity y = chi_S(x) = prod_{i in S} x_i on uniform x, S = ``support`` (the
 first k coordinates unless given), training labels flipped independently with probability
-``label_noise``; evaluation labels are clean.  Data come either online (a fresh batch every step) or
+``label_noise`` in [0, 1/2] (1/2 makes the training labels independent of x: "training on noise");
+evaluation labels are clean.  Data come either online (a fresh batch every step) or
 from a fixed training set of ``train_size`` samples drawn once per run (batches then draw indices
 uniformly with replacement: the finite-sample regime of E34).
 
@@ -40,7 +43,7 @@ reaches ``target_accuracy`` (-1 if none), and with ``stop_on_convergence`` the r
 fixed training set, ``fitted_at`` is the first evaluation step with zero training error on the whole set.
 Curves every ``record_every`` steps: mean batch loss of the last step, held-out accuracy, training-set
 accuracy; ``snapshot_every`` stores theta.  A run whose parameters become non-finite or exceed
-``OVERFLOW`` stops: ``diverged_at`` is the step (-1 otherwise), and it is never reported as converged.
+``OVERFLOW`` (1e38 in float32) stops: ``diverged_at`` is the step (-1 otherwise), and it is never reported as converged.
 Records after a run stops are NaN.
 
 Twins.  A numpy reference (:func:`train_two_layer_ref`, written independently: batched matrix
@@ -91,6 +94,8 @@ EVAL_STEP = np.uint64(2**64 - 1)
 TRAIN_STEP = np.uint64(2**64 - 2)
 INIT_STEP = np.uint64(2**64 - 3)
 _MAX_N = 4096
+#: pseudo activation code of the PolyNet read-out f = prod_j (<w_j, x> + b_j) (no activation, no second layer)
+PRODUCT = -1
 _MAX_WIDTH = 100_000
 
 
@@ -99,79 +104,110 @@ _MAX_WIDTH = 100_000
 # ---------------------------------------------------------------------------------------------
 
 
-def _build(F):  # noqa: C901, PLR0915 -- one straight-line training loop, kept in one place on purpose
-    """Compile-ready per-run functions whose arithmetic is in the float type F (np.float32/np.float64)."""
+def _build(F, batched: bool):  # noqa: C901, PLR0915 -- one straight-line training loop, kept in one place on purpose
+    """Compile-ready per-run functions whose arithmetic is in the float type F (np.float32/np.float64).
+
+    ``batched=False``: the per-sample body (forward and backward one sample at a time, loops only): the
+    CUDA twin's body.  ``batched=True``: the CPU body, which forms the batch as a B x n matrix and
+    computes H = X W and grad_W = X^T D with np.dot (BLAS gemm), the rest in loops.  Both share the
+    data stream, the loss, the optimiser, evaluation and records (``run_one``)."""
     zero = F(0.0)
     one = F(1.0)
     half = F(0.5)
     two = F(2.0)
+    limit = F(min(OVERFLOW, 1e38))  # the divergence threshold, representable in F
 
     @register_jitable
-    def draw_sample(seed, key, base, n, support, n_words, xs):  # pragma: no cover - compiled
-        """x (as ±1 in xs) and the clean label chi_S(x) of the sample whose words start at ``base``."""
+    def draw_sample(seed, key, base, n, support, n_words, xi):  # pragma: no cover - compiled
+        """Draw the sample whose words start at ``base`` into the int64 row xi (layout of ``load_sample``);
+        return the clean label chi_S(x) (in F)."""
         widx = -1
         word = np.uint64(0)
+        cnt = 0
         for i in range(n):
             q = i >> 6
             if q != widx:
                 word = counter_u64(seed, key, base + np.uint64(q))
                 widx = q
-            bit = (word >> np.uint64(i & 63)) & np.uint64(1)
-            xs[i] = -one if bit else one
-        y = one
+            bit = np.int64((word >> np.uint64(i & 63)) & np.uint64(1))
+            xi[i] = 1 - 2 * bit
+            xi[n + cnt] = i  # branch-free compaction of the coordinates with x_i = -1
+            cnt += bit
+        xi[2 * n] = cnt
+        y = 1
         for s in range(support.shape[0]):
-            y *= xs[support[s]]
-        return y
+            y *= xi[support[s]]
+        return one if y > 0 else -one
+
+    @register_jitable
+    def load_sample(x, xi):  # pragma: no cover - compiled
+        """Store the ±1 vector x in the int64 row xi (length 2n + 1): xi[:n] = x, xi[n : n + c] = the c
+        coordinates with x_i = -1 in increasing order, xi[2n] = c.  The forward and backward passes loop
+        over that list (no data-dependent branches: random signs would defeat branch prediction)."""
+        n = x.shape[0]
+        cnt = 0
+        for i in range(n):
+            neg = 1 if x[i] < 0 else 0
+            xi[i] = 1 - 2 * neg
+            xi[n + cnt] = i
+            cnt += neg
+        xi[2 * n] = cnt
 
     @register_jitable
     def prepare(theta, n, r, wk):  # pragma: no cover - compiled
-        """wk[3] = b + sum_i w_{., i}: the pre-activations at x = (1, ..., 1).  Then for any x,
-        h = wk[3] - 2 sum_{i: x_i = -1} W[i, .], which touches half of W on average."""
-        base = wk[3]
+        """wk[3r : 4r] = b + sum_i W[i, .]: the pre-activations at x = (1, ..., 1).  Then for any x,
+        h = that - 2 sum_{i: x_i = -1} W[i, .], which touches half of W on average.  (Work row layout
+        wk = [h | sigma(h) | d | base | dsum], r entries each; flat indices, no array views: views cost
+        vectorisation in numba.)"""
         ob = n * r
+        o = 3 * r
         for j in range(r):
-            base[j] = theta[ob + j]
+            wk[o + j] = theta[ob + j]
         for i in range(n):
-            row = theta[i * r : i * r + r]
+            oi = i * r
             for j in range(r):
-                base[j] += row[j]
+                wk[o + j] += theta[oi + j]
 
     @register_jitable
-    def forward(theta, xs, n, r, code, params, wk):  # pragma: no cover - compiled
+    def forward(theta, xi, n, r, code, params, wk):  # pragma: no cover - compiled
         """f(x; theta) (``prepare`` must have been called for this theta); leaves the pre-activations in
-        wk[0] and sigma of them in wk[1]."""
-        h = wk[0]
-        act = wk[1]
-        base = wk[3]
+        wk[:r] and sigma of them in wk[r : 2r]."""
+        ob = 3 * r
         for j in range(r):
-            h[j] = base[j]
-        for i in range(n):
-            if xs[i] < zero:
-                row = theta[i * r : i * r + r]
-                for j in range(r):
-                    h[j] -= two * row[j]
+            wk[j] = wk[ob + j]
+        for t in range(xi[2 * n]):
+            oi = xi[n + t] * r
+            for j in range(r):
+                wk[j] -= two * theta[oi + j]
+        if code == PRODUCT:  # PolyNet: f = prod_j h_j; act[j] = prod_{l < j} h_l (prefix products for backward)
+            acc = one
+            for j in range(r):
+                wk[r + j] = acc
+                acc *= wk[j]
+            return acc
         if code == 1:
             for j in range(r):
-                act[j] = h[j] if h[j] > zero else zero
+                hj = wk[j]
+                wk[r + j] = hj if hj > zero else zero
         else:
             for j in range(r):
-                act[j] = F(activation_value(code, h[j], params))
-        u = theta[n * r + r : n * r + 2 * r]
+                wk[r + j] = F(activation_value(code, wk[j], params))
+        ou = n * r + r
         o0 = zero
         o1 = zero
         o2 = zero
         o3 = zero
         j = 0
         while j + 4 <= r:  # four independent partial sums (the same order in every twin)
-            o0 += u[j] * act[j]
-            o1 += u[j + 1] * act[j + 1]
-            o2 += u[j + 2] * act[j + 2]
-            o3 += u[j + 3] * act[j + 3]
+            o0 += theta[ou + j] * wk[r + j]
+            o1 += theta[ou + j + 1] * wk[r + j + 1]
+            o2 += theta[ou + j + 2] * wk[r + j + 2]
+            o3 += theta[ou + j + 3] * wk[r + j + 3]
             j += 4
         while j < r:
-            o0 += u[j] * act[j]
+            o0 += theta[ou + j] * wk[r + j]
             j += 1
-        return theta[n * r + 2 * r] + ((o0 + o1) + (o2 + o3))
+        return theta[ou + r] + ((o0 + o1) + (o2 + o3))
 
     @register_jitable
     def loss_and_slope(loss, f, y):  # pragma: no cover - compiled
@@ -188,67 +224,228 @@ def _build(F):  # noqa: C901, PLR0915 -- one straight-line training loop, kept i
             return -m, -y
         # logistic, stable on both sides
         if m > zero:
-            e = F(math.exp(-m))
-            return F(math.log1p(e)), -y * e / (one + e)
-        e = F(math.exp(m))
-        return -m + F(math.log1p(e)), -y / (one + e)
+            e = F(math.exp(-np.float64(m)))
+            return F(math.log1p(np.float64(e))), -y * e / (one + e)
+        e = F(math.exp(np.float64(m)))
+        return -m + F(math.log1p(np.float64(e))), -y / (one + e)
 
     @register_jitable
-    def backward(theta, grad, xs, n, r, code, params, wk, g, tu, tc):  # pragma: no cover - compiled
-        """Accumulate g * d f / d theta of one sample in the split form: wk[4] += d (d_j = g u_j sigma'(h_j)),
+    def backward(theta, grad, xi, n, r, code, params, wk, g, tu, tc):  # pragma: no cover - compiled
+        """Accumulate g * d f / d theta of one sample in the split form: dsum += d (d_j = g u_j sigma'(h_j)),
         grad rows i with x_i = -1 += d, grad_u += g sigma(h), grad_c += g.  ``finish_batch`` turns the
-        rows into sum_b x_bi d_b = wk[4] - 2 (rows)."""
-        h = wk[0]
-        act = wk[1]
-        dvec = wk[2]
-        dsum = wk[4]
+        rows into sum_b x_bi d_b = dsum - 2 (rows)."""
         ou = n * r + r
-        if code == 1:
+        od = 2 * r
+        if code == PRODUCT:  # d f / d h_j = prod_{l < j} h_l * prod_{l > j} h_l (no division: zeros are fine)
+            suffix = g
+            for j in range(r - 1, -1, -1):
+                wk[od + j] = wk[r + j] * suffix
+                suffix *= wk[j]
+        elif code == 1:
             for j in range(r):
-                dvec[j] = g * theta[ou + j] if h[j] > zero else zero
+                wk[od + j] = g * theta[ou + j] if wk[j] > zero else zero
         else:
             for j in range(r):
-                dvec[j] = g * theta[ou + j] * F(activation_slope(code, h[j], params))
+                wk[od + j] = g * theta[ou + j] * F(activation_slope(code, wk[j], params))
+        os_ = 4 * r
         for j in range(r):
-            dsum[j] += dvec[j]
-        for i in range(n):
-            if xs[i] < zero:
-                row = grad[i * r : i * r + r]
-                for j in range(r):
-                    row[j] += dvec[j]
-        if tu:
+            wk[os_ + j] += wk[od + j]
+        for t in range(xi[2 * n]):
+            oi = xi[n + t] * r
             for j in range(r):
-                grad[ou + j] += g * act[j]
-        if tc:
+                grad[oi + j] += wk[od + j]
+        if tu and code != PRODUCT:
+            for j in range(r):
+                grad[ou + j] += g * wk[r + j]
+        if tc and code != PRODUCT:
             grad[ou + r] += g
 
     @register_jitable
     def finish_batch(grad, n, r, wk, tb):  # pragma: no cover - compiled
-        """grad_W[i] = sum_b x_bi d_b = wk[4] - 2 (sum over samples with x_bi = -1); grad_b = wk[4]."""
-        dsum = wk[4]
+        """grad_W[i] = sum_b x_bi d_b = dsum - 2 (sum over samples with x_bi = -1); grad_b = dsum."""
+        os_ = 4 * r
         for i in range(n):
-            row = grad[i * r : i * r + r]
+            oi = i * r
             for j in range(r):
-                row[j] = dsum[j] - two * row[j]
+                grad[oi + j] = wk[os_ + j] - two * grad[oi + j]
         if tb:
             for j in range(r):
-                grad[n * r + j] = dsum[j]
+                grad[n * r + j] = wk[os_ + j]
 
     @register_jitable
-    def accuracy(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xs, wk):  # pragma: no cover
+    def accuracy(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk):  # pragma: no cover
         """Fraction of the m samples at step ``key`` (labels flipped as in training when ``noisy``) with y f > 0."""
         per = np.uint64(n_words + 1)
         prepare(theta, n, r, wk)
         hits = 0
         for s in range(m):
             base = np.uint64(s) * per
-            y = draw_sample(seed, key, base, n, support, n_words, xs)
+            y = draw_sample(seed, key, base, n, support, n_words, xi)
             if noisy and noise > 0.0 and unit_double(counter_u64(seed, key, base + np.uint64(n_words))) < noise:
                 y = -y
-            f = forward(theta, xs, n, r, code, params, wk)
+            f = forward(theta, xi, n, r, code, params, wk)
             if y * f > zero:
                 hits += 1
         return hits / m
+
+    @register_jitable
+    def draw_row(seed, key, base, n, support, n_words, X, s):  # pragma: no cover - compiled
+        """Draw the sample whose words start at ``base`` into row s of X (±1 in F); return chi_S(x)."""
+        widx = -1
+        word = np.uint64(0)
+        for i in range(n):
+            q = i >> 6
+            if q != widx:
+                word = counter_u64(seed, key, base + np.uint64(q))
+                widx = q
+            X[s, i] = -one if (word >> np.uint64(i & 63)) & np.uint64(1) else one
+        y = one
+        for k in range(support.shape[0]):
+            y *= X[s, support[k]]
+        return y
+
+    @register_jitable
+    def forward_rows(theta, X, H, A, fout, m, n, r, code, params):  # pragma: no cover - compiled
+        """f of the first m rows of X into fout: H = X W (gemm) + b, A = sigma(H) (PolyNet: prefix products)."""
+        ob = n * r
+        ou = ob + r
+        np.dot(X[:m], theta[:ob].reshape((n, r)), H[:m])
+        for s in range(m):
+            for j in range(r):
+                H[s, j] += theta[ob + j]
+            if code == PRODUCT:
+                acc = one
+                for j in range(r):
+                    A[s, j] = acc
+                    acc *= H[s, j]
+                fout[s] = acc
+                continue
+            if code == 1:
+                for j in range(r):
+                    hj = H[s, j]
+                    A[s, j] = hj if hj > zero else zero
+            else:
+                for j in range(r):
+                    A[s, j] = F(activation_value(code, H[s, j], params))
+        if code != PRODUCT:
+            np.dot(A[:m], theta[ou : ou + r], fout[:m])  # gemv
+            for s in range(m):
+                fout[s] += theta[ou + r]
+
+    @register_jitable
+    def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
+                         D):  # pragma: no cover - compiled
+        """Held-out / training-set accuracy in chunks of X.shape[0] rows (CPU body)."""
+        per = np.uint64(n_words + 1)
+        chunk = X.shape[0]
+        hits = 0
+        s0 = 0
+        while s0 < m:
+            c = min(chunk, m - s0)
+            for s in range(c):
+                base = np.uint64(s0 + s) * per
+                y = draw_row(seed, key, base, n, support, n_words, X, s)
+                if noisy and noise > 0.0 and unit_double(counter_u64(seed, key, base + np.uint64(n_words))) < noise:
+                    y = -y
+                YF[0, s] = y
+            forward_rows(theta, X, H, A, YF[1], c, n, r, code, params)
+            for s in range(c):
+                if YF[0, s] * YF[1, s] > zero:
+                    hits += 1
+            s0 += c
+        return hits / m
+
+    @register_jitable
+    def gradient_batched(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss,
+                         tb, tu, tc, xi, wk, X, YF, H, A, D):  # pragma: no cover - compiled
+        """grad = sum over the batch of step t of dl/dtheta (CPU body: grad_W = X^T D by gemm); returns the
+        summed loss."""
+        per = np.uint64(n_words + 1)
+        key = np.uint64(t)
+        for b in range(batch):
+            if train_size > 0:
+                idx = counter_bounded(seed, key, np.uint64(b), np.uint64(train_size))
+                base = np.uint64(idx) * per
+                skey = TRAIN_STEP
+            else:
+                base = np.uint64(b) * per
+                skey = key
+            y = draw_row(seed, skey, base, n, support, n_words, X, b)
+            if noise > 0.0 and unit_double(counter_u64(seed, skey, base + np.uint64(n_words))) < noise:
+                y = -y
+            YF[0, b] = y
+        forward_rows(theta, X, H, A, YF[1], batch, n, r, code, params)
+        ob = n * r
+        ou = ob + r
+        tot = zero
+        for p in range(ob, theta.shape[0]):
+            grad[p] = zero
+        for s in range(batch):
+            lv, g = loss_and_slope(loss, YF[1, s], YF[0, s])
+            tot += lv
+            if code == PRODUCT:
+                suffix = g
+                for j in range(r - 1, -1, -1):
+                    D[s, j] = A[s, j] * suffix
+                    suffix *= H[s, j]
+                continue
+            if code == 1:
+                for j in range(r):
+                    D[s, j] = g * theta[ou + j] if H[s, j] > zero else zero
+            else:
+                for j in range(r):
+                    D[s, j] = g * theta[ou + j] * F(activation_slope(code, H[s, j], params))
+            YF[1, s] = g
+            if tc:
+                grad[ou + r] += g
+        np.dot(X[:batch].T, D[:batch], grad[:ob].reshape((n, r)))
+        if tu and code != PRODUCT:
+            np.dot(A[:batch].T, YF[1, :batch], grad[ou : ou + r])  # grad_u = A^T g (gemv)
+        if tb:
+            for s in range(batch):
+                for j in range(r):
+                    grad[ob + j] += D[s, j]
+        return tot
+
+    @register_jitable
+    def accuracy_per_sample(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
+                            D):  # pragma: no cover - compiled
+        return accuracy(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk)
+
+    @register_jitable
+    def gradient_per_sample(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss,
+                            tb, tu, tc, xi, wk, X, YF, H, A, D):  # pragma: no cover - compiled
+        """grad = sum over the batch of step t of dl/dtheta, one sample at a time (CUDA body); returns the
+        summed loss."""
+        per = np.uint64(n_words + 1)
+        for p in range(theta.shape[0]):
+            grad[p] = zero
+        for j in range(4 * r, 5 * r):
+            wk[j] = zero
+        prepare(theta, n, r, wk)
+        key = np.uint64(t)
+        tot = zero
+        for b in range(batch):
+            if train_size > 0:
+                idx = counter_bounded(seed, key, np.uint64(b), np.uint64(train_size))
+                base = np.uint64(idx) * per
+                skey = TRAIN_STEP
+            else:
+                base = np.uint64(b) * per
+                skey = key
+            y = draw_sample(seed, skey, base, n, support, n_words, xi)
+            if noise > 0.0 and unit_double(counter_u64(seed, skey, base + np.uint64(n_words))) < noise:
+                y = -y
+            f = forward(theta, xi, n, r, code, params, wk)
+            lv, g = loss_and_slope(loss, f, y)
+            tot += lv
+            if g != zero:
+                backward(theta, grad, xi, n, r, code, params, wk, g, tu, tc)
+        finish_batch(grad, n, r, wk, tb)
+        return tot
+
+    acc_fn = accuracy_batched if batched else accuracy_per_sample
+    grad_fn = gradient_batched if batched else gradient_per_sample
 
     @register_jitable
     def update(theta, grad, mom1, mom2, lo, hi, inv_b, step_size, wd, opt, beta1, beta2, corr2, eps):  # pragma: no cover
@@ -264,14 +461,14 @@ def _build(F):  # noqa: C901, PLR0915 -- one straight-line training loop, kept i
                 m2 = beta2 * mom2[p] + (one - beta2) * gp * gp
                 mom1[p] = m1
                 mom2[p] = m2
-                v = theta[p] - step_size * m1 / (F(math.sqrt(m2 * corr2)) + eps)
+                v = theta[p] - step_size * m1 / (F(math.sqrt(np.float64(m2 * corr2))) + eps)
             theta[p] = v
-            if not abs(v) <= OVERFLOW:
+            if not abs(v) <= limit:
                 bad = True
         return bad
 
     @register_jitable
-    def run_one(theta, grad, mom1, mom2, xs, wk, n, r, code, params, support, seed, steps, batch,
+    def run_one(theta, grad, mom1, mom2, xi, wk, X, YF, H, A, D, n, r, code, params, support, seed, steps, batch,
                 loss, opt, lr, wd, schedule, beta1, beta2, eps, noise, train_size, tb, tu, tc, eval_every,
                 n_eval, target, stop, record_every, rec_loss, rec_eval, rec_train, snap_every, snaps):  # pragma: no cover
         """One run from theta (updated in place); returns (converged_at, fitted_at, diverged_at, steps done)."""
@@ -299,10 +496,11 @@ def _build(F):  # noqa: C901, PLR0915 -- one straight-line training loop, kept i
             acc_eval = np.nan
             acc_train = np.nan
             if eval_now or rec_now:
-                acc_eval = accuracy(theta, seed, EVAL_STEP, n_eval, n, r, code, params, support, n_words, False, 0.0, xs, wk)
+                acc_eval = acc_fn(theta, seed, EVAL_STEP, n_eval, n, r, code, params, support, n_words, False, 0.0, xi, wk,
+                                  X, YF, H, A, D)
                 if train_size > 0:
-                    acc_train = accuracy(theta, seed, TRAIN_STEP, train_size, n, r, code, params, support, n_words, True,
-                                         noise, xs, wk)
+                    acc_train = acc_fn(theta, seed, TRAIN_STEP, train_size, n, r, code, params, support, n_words, True,
+                                       noise, xi, wk, X, YF, H, A, D)
             if rec_now:
                 c = t // record_every
                 rec_loss[c] = last_loss
@@ -322,31 +520,8 @@ def _build(F):  # noqa: C901, PLR0915 -- one straight-line training loop, kept i
             if t >= steps:
                 break
             # ---- one step ----
-            for p in range(P):
-                grad[p] = zero
-            dsum = wk[4]
-            for j in range(r):
-                dsum[j] = zero
-            prepare(theta, n, r, wk)
-            key = np.uint64(t)
-            tot = zero
-            for b in range(batch):
-                if train_size > 0:
-                    idx = counter_bounded(seed, key, np.uint64(b), np.uint64(train_size))
-                    base = np.uint64(idx) * per
-                    skey = TRAIN_STEP
-                else:
-                    base = np.uint64(b) * per
-                    skey = key
-                y = draw_sample(seed, skey, base, n, support, n_words, xs)
-                if noise > 0.0 and unit_double(counter_u64(seed, skey, base + np.uint64(n_words))) < noise:
-                    y = -y
-                f = forward(theta, xs, n, r, code, params, wk)
-                lv, g = loss_and_slope(loss, f, y)
-                tot += lv
-                if g != zero:
-                    backward(theta, grad, xs, n, r, code, params, wk, g, tu, tc)
-            finish_batch(grad, n, r, wk, tb)
+            tot = grad_fn(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss, tb,
+                          tu, tc, xi, wk, X, YF, H, A, D)
             last_loss = tot / F(batch)
             if schedule == 0:
                 eta = lr
@@ -386,10 +561,10 @@ def _build(F):  # noqa: C901, PLR0915 -- one straight-line training loop, kept i
         return converged_at, fitted_at, diverged_at, t
 
     @register_jitable
-    def drive(q, TH, GR, M1, M2, XS, WK, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
+    def drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
               wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
               record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
-        ca, fa, da, done = run_one(TH[q], GR[q], M1[q], M2[q], XS[q], WK[q], n, r, code, params, support,
+        ca, fa, da, done = run_one(TH[q], GR[q], M1[q], M2[q], XS[q], WK[q], XB[q], YB[q], HB[q], AB[q], DB[q], n, r, code, params, support,
                                    seeds[q], steps, batch, loss, opt, lrs[q], wds[q], schedule, beta1, beta2, eps,
                                    noises[q], train_size, tb, tu, tc, eval_every, n_eval, target, stop, record_every,
                                    REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q])
@@ -398,30 +573,29 @@ def _build(F):  # noqa: C901, PLR0915 -- one straight-line training loop, kept i
         OUT[q, 2] = da
         OUT[q, 3] = done
 
-    return drive, prepare, forward, loss_and_slope, backward, finish_batch
+    return drive, prepare, forward, loss_and_slope, backward, finish_batch, load_sample
 
 
-_BODIES = {np.dtype(np.float32): _build(np.float32), np.dtype(np.float64): _build(np.float64)}
-_DRIVE32 = _BODIES[np.dtype(np.float32)][0]
-_DRIVE64 = _BODIES[np.dtype(np.float64)][0]
+#: (dtype, batched) -> the body's functions (drive first); batched=True is the CPU body, False the CUDA one
+_BODIES = {(np.dtype(F), batched): _build(F, batched) for F in (np.float32, np.float64) for batched in (False, True)}
 
 
 def _cpu_pair(drive):
     """(parallel, serial) CPU kernels looping ``drive`` over the runs."""
 
-    def par(TH, GR, M1, M2, XS, WK, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs, wds,
+    def par(TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs, wds,
             schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop, record_every,
             REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
         for q in prange(seeds.shape[0]):
-            drive(q, TH, GR, M1, M2, XS, WK, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
+            drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
                   wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
                   record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT)
 
-    def ser(TH, GR, M1, M2, XS, WK, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs, wds,
+    def ser(TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs, wds,
             schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop, record_every,
             REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
         for q in range(seeds.shape[0]):
-            drive(q, TH, GR, M1, M2, XS, WK, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
+            drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
                   wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
                   record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT)
 
@@ -433,7 +607,7 @@ _CPU = {}
 
 def _cpu_kernel(dtype: np.dtype, serial: bool):
     if dtype not in _CPU:
-        _CPU[dtype] = _cpu_pair(_BODIES[dtype][0])
+        _CPU[dtype] = _cpu_pair(_BODIES[(dtype, True)][0])
     return _CPU[dtype][1 if serial else 0]
 
 
@@ -501,11 +675,13 @@ def n_params(n: int, width: int) -> int:
 
 
 def _as_activation(activation) -> Activation:
-    if isinstance(activation, Activation):
+    if isinstance(activation, Activation) and activation.code >= 0:
         return activation
     if activation == "relu":
         return Activation.relu()
-    raise ValueError(f"argument 'activation' must be an Activation or 'relu', not {activation!r}")
+    if activation == "product":
+        return Activation(PRODUCT, ())
+    raise ValueError(f"argument 'activation' must be an Activation, 'relu' or 'product', not {activation!r}")
 
 
 def init_two_layer(n: int, width: int, seeds, *, init: str = "uniform", scale: float = 1.0, bias: bool = True,
@@ -604,7 +780,7 @@ def _validate(n, k, width, activation, seeds, steps, batch, lr, loss, optimizer,
     eps = float(eps)
     if not (math.isfinite(eps) and eps > 0):
         raise ValueError(f"argument 'eps' must be a finite positive real number, not {eps!r}")
-    noises = per_run_reals("label_noise", label_noise, R, lo=0.0, hi=0.5, hi_open=True)
+    noises = per_run_reals("label_noise", label_noise, R, lo=0.0, hi=0.5)
     if train_size is None:
         train_size = 0
     else:
@@ -621,7 +797,7 @@ def _validate(n, k, width, activation, seeds, steps, batch, lr, loss, optimizer,
     P = n_params(n, width)
     C = steps // record_every + 1 if record_every else 0
     D = steps // snapshot_every + 1 if snapshot_every else 0
-    nbytes = dt.itemsize * R * (4 * P + n + 3 * width + D * P) + 8 * R * 3 * C
+    nbytes = dt.itemsize * R * (4 * P + 2 * n + 5 * width + batch * (n + 3 * width + 2) + D * P) + 8 * R * 3 * C
     _checks.require_memory("seeds", f"{R} runs x {P} parameters ({C} records, {D} snapshots)", nbytes,
                            what="the training state and records")
     return (n, k, width, act, seeds_arr, steps, batch, lrs, LOSSES.index(loss), OPTIMIZERS.index(optimizer), wds,
@@ -675,6 +851,9 @@ def train_two_layer(n: int, k: int, *, width: int, seeds, steps: int, activation
         if not np.all(np.isfinite(th)):
             raise ValueError("argument 'theta0' must be finite")
         theta = np.ascontiguousarray(np.broadcast_to(th, (R, P)).astype(dt))
+    if act.code == PRODUCT and second_layer:
+        raise ValueError("argument 'second_layer' must be False with activation='product' (the PolyNet read-out "
+                         "f = prod_j h_j has no second layer); see train_polynet")
     tb, tu, tc = bool(bias), bool(second_layer), bool(second_layer and output_bias)
     used = resolve_backend(backend)
     rec = [np.full((R, C), np.nan) for _ in range(3)]
@@ -689,8 +868,14 @@ def train_two_layer(n: int, k: int, *, width: int, seeds, steps: int, activation
                             bool(stop_on_convergence), record_every, rec, snapshot_every, snaps, out)
     else:
         i64 = np.int64
-        args = [theta, np.zeros((R, P), dt), np.zeros((R, P), dt), np.zeros((R, P), dt), np.zeros((R, n), dt),
-                np.zeros((R, 5, width), dt), i64(n), i64(width),
+        if used == "cuda":  # per-sample body: the sample as an index list and five work rows
+            work = [np.zeros((R, 2 * n + 1), np.int64), np.zeros((R, 5 * width), dt), np.zeros((R, 1, 1), dt),
+                    np.zeros((R, 2, 1), dt), np.zeros((R, 1, 1), dt), np.zeros((R, 1, 1), dt), np.zeros((R, 1, 1), dt)]
+        else:  # batched body: X (B, n), labels and outputs (2, B), H, sigma(H), D (B, r)
+            work = [np.zeros((R, 1), np.int64), np.zeros((R, 1), dt), np.zeros((R, batch, n), dt),
+                    np.zeros((R, 2, batch), dt), np.zeros((R, batch, width), dt), np.zeros((R, batch, width), dt),
+                    np.zeros((R, batch, width), dt)]
+        args = [theta, np.zeros((R, P), dt), np.zeros((R, P), dt), np.zeros((R, P), dt), *work, i64(n), i64(width),
                 i64(act.code), params, sup, seeds_arr, i64(steps), i64(batch), i64(loss_code), i64(opt_code), lrs, wds,
                 i64(sched_code), float(beta1), float(beta2), float(eps), noises, i64(train_size), tb, tu, tc,
                 i64(eval_every), i64(n_eval), float(target), bool(stop_on_convergence), i64(record_every), rec[0],
@@ -700,14 +885,26 @@ def train_two_layer(n: int, k: int, *, width: int, seeds, steps: int, activation
 
             launch_two_layer_cuda(args, dt)
         else:
-            work = R * steps * batch * P * (2 if act.code == RELU else 4)
-            _cpu_kernel(dt, use_serial(R, work))(*args)
+            flops = R * steps * batch * P * (2 if act.code == RELU else 4)
+            _cpu_kernel(dt, use_serial(R, flops))(*args)
     rs = np.arange(C, dtype=np.int64) * record_every if C else np.zeros(0, dtype=np.int64)
     ss = np.arange(D, dtype=np.int64) * snapshot_every if D else np.zeros(0, dtype=np.int64)
     return TwoLayerResult(theta=theta, n=n, width=width, converged_at=out[:, 0].copy(), fitted_at=out[:, 1].copy(),
                           diverged_at=out[:, 2].copy(), steps_done=out[:, 3].copy(), record_steps=rs, loss=rec[0],
                           eval_accuracy=rec[1], train_accuracy=rec[2], snapshot_steps=ss,
                           snapshots=snaps if D else None, backend=used)
+
+
+def train_polynet(n: int, k: int, *, seeds, steps: int, factors: int | None = None, bias: bool = False,
+                  **kwargs) -> TwoLayerResult:
+    """Train PolyNets f(x) = prod_{j < factors} (<w_j, x> + b_j) (setting (xv) of Empirical Finding 5.1,
+    seed 004 line 947: "a PolyNet simply outputs the product" of k linear functions of the input; factors
+    defaults to k, biases are off unless asked for).  Same engine, data, losses, optimisers and outputs
+    as :func:`train_two_layer` (its other keyword arguments pass through); W is (n, factors)."""
+    if factors is None:
+        factors = k
+    return train_two_layer(n, k, width=factors, seeds=seeds, steps=steps, activation="product", second_layer=False,
+                           bias=bias, **kwargs)
 
 
 def parity_samples(seed: int, step: int, count: int, n: int, support=None, k: int | None = None,

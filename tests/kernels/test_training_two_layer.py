@@ -1,0 +1,370 @@
+"""The two-layer training engine (kernels/training/two_layer.py).
+
+* every hand-written backward against central finite differences (all activations, float64), and
+  against the exact derivative in rational arithmetic for polynomial activations;
+* the loss slopes against finite differences;
+* the numba CPU twin (batched gemm body) and the CUDA twin (per-sample body, under the simulator)
+  against the independent numpy reference (every loss, optimiser, schedule, data mode, activation
+  family); the finite-difference and rational tests exercise the per-sample functions;
+* determinism: a run replayed alone, serial vs parallel kernel, identical results;
+* validation before any work; divergence reported as such.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numba as nb
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kernels.activations import Activation
+from kernels.backend import cuda_simulator_enabled, gpu_available
+from kernels.training import n_params, parity_samples, train_polynet, train_two_layer
+from kernels.training.two_layer import _BODIES, EVAL_STEP, PRODUCT, _cpu_kernel
+
+F64 = np.dtype(np.float64)
+_, PREPARE, FORWARD, LOSS_SLOPE, BACKWARD, FINISH, LOAD = _BODIES[(F64, False)]
+
+ACTIVATIONS = [
+    Activation.relu(),
+    Activation.power(2),
+    Activation.power(3),
+    Activation.poly([0.5, -1.0, 0.25, 0.125]),
+    Activation.sine(1.3, 0.2, 0.7),
+    Activation.cosine(0.9, -0.4, 1.1),
+    Activation.parity_sine(3, scale=2.0),
+    Activation.zigzag(3),
+    Activation.zigzag(4),
+    Activation.parity_triangle(3),
+    Activation.triangle(-0.7, 0.3, 2.0),
+]
+
+
+@nb.njit(cache=False)
+def _f_and_grad(theta, xs, n, r, code, params, tb, tu, tc):
+    """f(x; theta) and d f / d theta through the engine's own prepare/forward/backward/finish_batch."""
+    wk = np.zeros(5 * r)
+    grad = np.zeros(theta.shape[0])
+    xi = np.zeros(2 * n + 1, dtype=np.int64)
+    LOAD(xs, xi)
+    PREPARE(theta, n, r, wk)
+    f = FORWARD(theta, xi, n, r, code, params, wk)
+    BACKWARD(theta, grad, xi, n, r, code, params, wk, 1.0, tu, tc)
+    FINISH(grad, n, r, wk, tb)
+    return f, grad
+
+
+@nb.njit(cache=False)
+def _f_only(theta, xs, n, r, code, params):
+    wk = np.zeros(5 * r)
+    xi = np.zeros(2 * n + 1, dtype=np.int64)
+    LOAD(xs, xi)
+    PREPARE(theta, n, r, wk)
+    return FORWARD(theta, xi, n, r, code, params, wk)
+
+
+@nb.njit(cache=False)
+def _loss_slope(loss, f, y):
+    return LOSS_SLOPE(loss, f, y)
+
+
+def _kink_distance(act: Activation, z: np.ndarray) -> float:
+    """Distance of the pre-activations to the nearest kink of a piecewise-linear activation."""
+    if act.name == "relu":
+        return float(np.min(np.abs(z)))
+    if act.name == "zigzag":
+        k = int(act.params[0])
+        knots = np.arange(-k, k + 1, 2.0)
+        return float(np.min(np.abs(z[:, None] - knots[None, :])))
+    if act.name == "triangle":
+        _, a, beta = act.params
+        t = a * z + beta
+        return float(np.min(np.abs(t - np.round(t)))) / abs(a)
+    return math.inf
+
+
+def _check_backward_fd(act: Activation, n: int, r: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    P = n_params(n, r)
+    for _ in range(50):
+        theta = rng.normal(size=P) * 0.7
+        xs = rng.choice([-1.0, 1.0], size=n)
+        W = theta[: n * r].reshape(n, r)
+        h = xs @ W + theta[n * r : n * r + r]
+        if _kink_distance(act, h) > 1e-3:
+            break
+    f, grad = _f_and_grad(theta, xs, n, r, act.code, act.param_array(), True, True, True)
+    # central differences; step 1e-6: truncation O(h^2 |f'''|) <= 1e-10 for these smooth pieces, rounding
+    # O(eps |f| / h) ~ 1e-10; piecewise-linear activations are exact unless a kink lies within h (excluded
+    # above, distance > 1e-3 >> |d h / d theta| h).  Tolerance 1e-6 (abs + rel) is 10^4 times both.
+    step = 1e-6
+    fd = np.empty(P)
+    for p in range(P):
+        e = np.zeros(P)
+        e[p] = step
+        fd[p] = (_f_only(theta + e, xs, n, r, act.code, act.param_array())
+                 - _f_only(theta - e, xs, n, r, act.code, act.param_array())) / (2 * step)
+    ref = float(act(np.atleast_1d(h)) @ theta[n * r + r : n * r + 2 * r] + theta[-1])
+    assert f == pytest.approx(ref, rel=1e-12, abs=1e-12)
+    np.testing.assert_allclose(grad, fd, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("r", [1, 2, 3, 5])
+def test_polynet_backward_matches_finite_differences(r):
+    """PolyNet read-out f = prod_j h_j (code PRODUCT): u and c get no gradient; one factor may be 0."""
+    n = 6
+    rng = np.random.default_rng(r)
+    P = n_params(n, r)
+    theta = rng.normal(size=P)
+    xs = rng.choice([-1.0, 1.0], size=n)
+    if r > 1:  # make h_0 exactly 0: the prefix/suffix products must not divide by it
+        theta[n * r] = -float(xs @ theta[: n * r].reshape(n, r)[:, 0])
+    f, grad = _f_and_grad(theta, xs, n, r, PRODUCT, np.zeros(1), True, False, False)
+    h = xs @ theta[: n * r].reshape(n, r) + theta[n * r : n * r + r]
+    assert f == pytest.approx(np.prod(h), abs=1e-12)
+    step = 1e-6  # f is a polynomial of degree 1 in each parameter: central differences are exact up to rounding
+    fd = np.array([(_f_only(theta + step * e, xs, n, r, PRODUCT, np.zeros(1))
+                    - _f_only(theta - step * e, xs, n, r, PRODUCT, np.zeros(1))) / (2 * step) for e in np.eye(P)])
+    np.testing.assert_allclose(grad, fd, rtol=1e-7, atol=1e-7)
+    assert np.all(grad[n * r + r :] == 0.0)
+
+
+def test_polynet_cpu_matches_reference_and_rejects_a_second_layer():
+    kw = {"seeds": [1, 2], "steps": 30, "batch": 8, "lr": 0.02, "eval_every": 5, "record_every": 10}
+    _same(train_polynet(9, 3, bias=True, backend="cpu", **kw), train_polynet(9, 3, bias=True, backend="reference", **kw),
+          exact=False)
+    with pytest.raises(ValueError, match="second_layer"):
+        train_two_layer(9, 3, width=3, seeds=[1], steps=1, activation="product")
+
+
+@pytest.mark.parametrize("act", ACTIVATIONS, ids=str)
+def test_backward_matches_finite_differences(act):
+    _check_backward_fd(act, n=6, r=4, seed=1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(act=st.sampled_from(ACTIVATIONS), n=st.integers(1, 9), r=st.integers(1, 7), seed=st.integers(0, 2**32 - 1))
+def test_backward_matches_finite_differences_random_shapes(act, n, r, seed):
+    _check_backward_fd(act, n, r, seed)
+
+
+def _exact_f(theta, xs, n, r, coeffs):
+    """f in Fractions for a polynomial activation (coefficients in increasing degree)."""
+    out = theta[-1]
+    for j in range(r):
+        h = theta[n * r + j] + sum(theta[i * r + j] * xs[i] for i in range(n))
+        s = Fraction(0)
+        for c in reversed(coeffs):
+            s = s * h + c
+        out += theta[n * r + r + j] * s
+    return out
+
+
+def _exact_partial(theta, xs, n, r, coeffs, p):
+    """d f / d theta_p exactly: f(theta + eps e_p) is a polynomial of degree <= d in eps; its linear
+    coefficient is recovered from d + 1 exact evaluations by Lagrange interpolation at eps = 0..d."""
+    d = len(coeffs) - 1
+    pts = []
+    for e in range(d + 1):
+        t = list(theta)
+        t[p] += e
+        pts.append((Fraction(e), _exact_f(t, xs, n, r, coeffs)))
+    # derivative at 0 of the interpolant: sum_m y_m L_m'(0)
+    deriv = Fraction(0)
+    for m, (em, ym) in enumerate(pts):
+        others = [ej for j, (ej, _) in enumerate(pts) if j != m]
+        denom = math.prod(em - ej for ej in others)
+        # L_m(eps) = prod (eps - ej) / denom ; L_m'(0) = sum_i prod_{j != i} (0 - ej) / denom
+        lp = sum(math.prod(-ej for ej in others if ej is not ei) for ei in others) / denom if others else Fraction(0)
+        deriv += ym * lp
+    return deriv
+
+
+@pytest.mark.parametrize("coeffs", [(0, 0, 1), (0, 0, 0, 1), (Fraction(1, 2), -1, Fraction(1, 4), Fraction(1, 8))])
+def test_backward_polynomial_is_exact_in_rationals(coeffs):
+    """Dyadic parameters (multiples of 1/16, |.| <= 1) keep every intermediate of the float64 forward
+    and backward exactly representable, so the compiled gradient must equal the rational one exactly."""
+    n, r = 4, 3
+    rng = np.random.default_rng(7)
+    P = n_params(n, r)
+    theta_q = [Fraction(int(v), 16) for v in rng.integers(-16, 17, size=P)]
+    xs = [int(v) for v in rng.choice([-1, 1], size=n)]
+    act = Activation.poly([float(c) for c in coeffs])
+    _, grad = _f_and_grad(np.array([float(v) for v in theta_q]), np.array(xs, dtype=float), n, r, act.code,
+                          act.param_array(), True, True, True)
+    exact = [_exact_partial(theta_q, xs, n, r, [Fraction(c) for c in coeffs], p) for p in range(P)]
+    assert [Fraction(g) for g in grad] == exact
+
+
+@pytest.mark.parametrize("loss", range(4))
+def test_loss_slopes_match_finite_differences(loss):
+    for f in (-2.3, -0.4, 0.3, 0.999, 1.7):
+        for y in (-1.0, 1.0):
+            if loss == 0 and abs(y * f - 1.0) < 1e-3:
+                continue
+            _, g = _loss_slope(loss, f, y)
+            h = 1e-6
+            fd = (_loss_slope(loss, f + h, y)[0] - _loss_slope(loss, f - h, y)[0]) / (2 * h)
+            assert g == pytest.approx(fd, abs=1e-6)
+    # values
+    assert _loss_slope(0, 0.25, 1.0)[0] == 0.75
+    assert _loss_slope(1, 0.25, -1.0)[0] == pytest.approx(0.5 * 1.25**2)
+    assert _loss_slope(2, 0.25, -1.0)[0] == 0.25
+    assert _loss_slope(3, 30.0, 1.0)[0] == pytest.approx(math.log1p(math.exp(-30.0)))
+    assert _loss_slope(3, -800.0, 1.0)[0] == pytest.approx(800.0)  # no overflow
+
+
+CONFIGS = [
+    {},
+    {"loss": "logistic", "optimizer": "adam", "lr": 0.01, "weight_decay": 1e-3, "schedule": "cosine"},
+    {"activation": Activation.parity_sine(3), "second_layer": False, "width": 1, "loss": "square", "label_noise": 0.1},
+    {"train_size": 50, "activation": Activation.zigzag(3), "init": "gaussian", "loss": "correlation", "schedule": "linear"},
+    {"bias": False, "output_bias": False, "activation": Activation.power(3), "lr": 0.02},
+    # Bernoulli init with a bias: pre-activations are sums of 11 terms ±1/sqrt(10), never 0 (with no bias
+    # and n even they can be exactly 0, and f = 0 is then a rounding-dependent tie in the accuracy)
+    {"init": "bernoulli", "init_scale": 2.0},
+    {"lr": [0.05, 0.1, 0.2], "weight_decay": [0.0, 0.01, 0.1], "label_noise": [0.0, 0.2, 0.5], "stop_on_convergence": True},
+]
+BASE = {"width": 7, "steps": 40, "batch": 8, "lr": 0.1, "eval_every": 5, "n_eval": 32, "record_every": 10,
+        "snapshot_every": 20}
+
+
+def _run(backend, **extra):
+    kw = dict(BASE, **extra)
+    return train_two_layer(10, 3, seeds=np.array([3, 4, 5], dtype=np.uint64), backend=backend, **kw)
+
+
+def _same(a, b, exact):
+    fields = ("theta", "loss", "eval_accuracy", "train_accuracy", "snapshots")
+    for name in fields:
+        x, y = getattr(a, name), getattr(b, name)
+        if x is None or y is None:
+            assert x is None and y is None, name
+            continue
+        if exact:
+            assert np.array_equal(x, y, equal_nan=True), name
+        else:
+            # float64 sums in another order: 40 steps of lr <= 0.2 amplify a 1e-16 difference by at most
+            # a factor ~(1 + lr L)^T; observed <= 1e-15; 1e-9 leaves room without hiding a wrong formula
+            np.testing.assert_allclose(x, y, rtol=1e-9, atol=1e-9, err_msg=name)
+    for name in ("converged_at", "fitted_at", "diverged_at", "steps_done"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+@pytest.mark.parametrize("extra", CONFIGS, ids=lambda e: ",".join(sorted(e)) or "default")
+def test_cpu_matches_numpy_reference(extra):
+    _same(_run("cpu", **extra), _run("reference", **extra), exact=False)
+
+
+@pytest.mark.skipif(not (cuda_simulator_enabled() or gpu_available()), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1 (or a GPU)")
+@pytest.mark.filterwarnings("ignore:overflow encountered in scalar:RuntimeWarning")  # SplitMix64 wraps mod 2^64 by design
+@pytest.mark.parametrize("extra", [CONFIGS[0], CONFIGS[1], CONFIGS[3]], ids=["default", "adam", "finite"])
+def test_cuda_twin_matches_reference_and_cpu(extra):
+    """The CUDA twin (per-sample body) against the numpy reference and the CPU twin (batched gemm body):
+    float64 to rounding (same tolerance argument as the reference test); float32 for the smooth logistic
+    configuration only, rtol 1e-4: 12 steps of lr 0.01 from ulp-level (6e-8) differences in the order of
+    summation stay far below it, while a hinge/ReLU kink crossed on one side only could legitimately
+    produce a discontinuous difference."""
+    small = dict(extra, steps=12, n_eval=16, snapshot_every=6, record_every=4, eval_every=4)  # the simulator is slow
+    gpu = _run("cuda", **small)
+    _same(gpu, _run("reference", **small), exact=False)
+    _same(gpu, _run("cpu", **small), exact=False)
+    if extra.get("loss") == "logistic":
+        g32, c32 = _run("cuda", dtype="float32", **small), _run("cpu", dtype="float32", **small)
+        np.testing.assert_allclose(g32.theta, c32.theta, rtol=1e-4, atol=1e-5)
+        assert np.array_equal(g32.converged_at, c32.converged_at)
+
+
+def test_a_run_replays_alone_and_does_not_depend_on_threads():
+    seeds = np.arange(10, 16, dtype=np.uint64)
+    kw = dict(width=5, steps=30, batch=4, eval_every=3, record_every=3)
+    together = train_two_layer(9, 2, seeds=seeds, backend="cpu", **kw)
+    alone = train_two_layer(9, 2, seeds=seeds[[4]], backend="cpu", **kw)
+    assert np.array_equal(together.theta[4], alone.theta[0])
+    assert together.converged_at[4] == alone.converged_at[0]
+    # serial and parallel kernels run the same body
+    from kernels.training import two_layer as mod
+
+    res = {}
+    for serial in (True, False):
+        saved = mod.use_serial
+        mod.use_serial = lambda runs, work, s=serial: s
+        try:
+            res[serial] = train_two_layer(9, 2, seeds=seeds, backend="cpu", **kw)
+        finally:
+            mod.use_serial = saved
+    assert np.array_equal(res[True].theta, res[False].theta)
+
+
+def test_batches_are_the_documented_counter_stream():
+    """The held-out set of a run is parity_samples(seed, EVAL_STEP, ...); a network that computes the
+    parity exactly (z^2 neurons: chi_{01} = ((x0 + x1)^2 - (x0 - x1)^2) / 4) has accuracy 1 on it, and its
+    negation 0: so the kernel's labels are chi_S of the kernel's inputs."""
+    n, r = 5, 2
+    theta = np.zeros(n_params(n, r))
+    W = theta[: n * r].reshape(n, r)
+    W[0, 0] = W[1, 0] = 1.0
+    W[0, 1], W[1, 1] = 1.0, -1.0
+    theta[n * r + r : n * r + 2 * r] = [0.25, -0.25]
+    for sign, acc in ((1.0, 1.0), (-1.0, 0.0)):
+        res = train_two_layer(n, 2, width=r, seeds=[9], steps=0, activation=Activation.power(2), theta0=sign * theta,
+                              eval_every=1, record_every=1, n_eval=64, backend="cpu")
+        assert res.eval_accuracy[0, 0] == acc
+    X, y = parity_samples(9, int(EVAL_STEP), 64, n, [0, 1])
+    assert np.array_equal(y, X[:, 0] * X[:, 1]) and 0 < (X == -1).mean() < 1
+
+
+def test_training_learns_a_small_parity():
+    res = train_two_layer(10, 2, width=32, seeds=np.arange(8, dtype=np.uint64), steps=3000, lr=0.1, eval_every=10,
+                          stop_on_convergence=True, backend="cpu")
+    assert (res.converged_at >= 0).mean() >= 0.75
+    assert np.all(res.steps_done[res.converged_at >= 0] == res.converged_at[res.converged_at >= 0])
+
+
+def test_divergence_is_reported_never_as_convergence():
+    res = train_two_layer(10, 2, width=8, seeds=[1, 2], steps=200, lr=1e5, loss="square", activation=Activation.power(3),
+                          eval_every=10, backend="cpu")
+    assert np.all(res.diverged_at > 0)
+    assert np.all(res.steps_done == res.diverged_at)
+    assert np.all(res.converged_at < 0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"width": 0}, "width"),
+        ({"k": 11}, "'k'"),
+        ({"batch": 0}, "batch"),
+        ({"lr": float("nan")}, "'lr'"),
+        ({"lr": float("inf")}, "'lr'"),
+        ({"lr": -0.1}, "'lr'"),
+        ({"label_noise": 0.6}, "label_noise"),
+        ({"loss": "mse"}, "loss"),
+        ({"optimizer": "rmsprop"}, "optimizer"),
+        ({"dtype": "float16"}, "dtype"),
+        ({"seeds": [-1]}, "seeds"),
+        ({"support": [0, 0, 1]}, "support"),
+        ({"target_accuracy": 0.0}, "target_accuracy"),
+        ({"theta0": np.zeros(3)}, "theta0"),
+        ({"activation": "tanh"}, "activation"),
+    ],
+)
+def test_bad_input_raises_value_error_naming_the_argument(kwargs, match):
+    kw = {"k": 3, "width": 4, "seeds": [1], "steps": 5}
+    kw.update(kwargs)
+    k = kw.pop("k")
+    with pytest.raises(ValueError, match=match):
+        train_two_layer(10, k, **kw)
+
+
+def test_refuses_huge_allocations_before_work():
+    with pytest.raises(ValueError, match="seeds"):
+        train_two_layer(4096, 2, width=100_000, seeds=np.arange(1000, dtype=np.uint64), steps=1)
+
+
+def test_cpu_kernel_cache_keys_by_dtype():
+    assert _cpu_kernel(np.dtype(np.float32), True) is not _cpu_kernel(np.dtype(np.float64), True)
