@@ -16,8 +16,10 @@ neurons with or without a second layer, PolyNets: settings (i)-(xv) of seed 004'
 * **Three twins, one signature** (``backend="auto" | "reference" | "cpu" | "cuda"``): a slow,
   obvious Python reference (the oracle of the property tests), a numba CPU kernel (``prange`` over
   runs; serial when there is little work) and a numba.cuda kernel (one thread per run).  The per-run
-  body is one ``register_jitable`` function compiled for both the CPU and the GPU, so the float
-  operations run in the same order; numba.cuda is imported only when the CUDA twin is first used.
+  bodies are ``register_jitable`` functions compiled for the CPU and the GPU; ``disjoint_polynet``
+  shares one body (bit-identical twins), ``two_layer`` shares everything but the batch computation
+  (the CPU forms the batch as a matrix for gemm, the GPU thread goes sample by sample), so its twins
+  agree to rounding.  numba.cuda is imported only when the CUDA twin is first used.
 * **Outputs.** A frozen result dataclass: final parameters, records at requested checkpoint steps,
   window statistics between checkpoints, whole-run diagnostics, and a divergence flag: a run whose
   parameters become non-finite or exceed ``OVERFLOW`` stops and is reported as diverged, never as a

@@ -46,11 +46,14 @@ accuracy; ``snapshot_every`` stores theta.  A run whose parameters become non-fi
 ``OVERFLOW`` (1e38 in float32) stops: ``diverged_at`` is the step (-1 otherwise), and it is never reported as converged.
 Records after a run stops are NaN.
 
-Twins.  A numpy reference (:func:`train_two_layer_ref`, written independently: batched matrix
-products, the oracle of the tests), the numba CPU kernel (``prange`` over runs) and the numba.cuda
-kernel (one thread per run, kernels/cuda/training_two_layer.py) share the per-run body ``_run_one``
-(``register_jitable``), built once per precision (float32 / float64) by ``_build``.  CPU and CUDA
-(simulator) agree bit for bit; the reference agrees to rounding (it sums in a different order).
+Twins.  A numpy reference (``kernels/training/_two_layer_ref.py``, written independently: batched
+matrix products, float64, the oracle of the tests), the numba CPU kernel (``prange`` over runs) and the
+numba.cuda kernel (one thread per run, kernels/cuda/training_two_layer.py) share the per-run loop
+``run_one`` (data stream, loss, optimiser, evaluation, records; ``register_jitable``), built by
+``_build`` per precision (float32 / float64) and per batch computation: the CPU body forms the batch as
+a B x n matrix and computes H = X W and grad_W = X^T D with np.dot (BLAS gemm; OpenBLAS may thread large
+products itself), the CUDA body goes sample by sample with loops only (h = (b + sum_i W_i) - 2 sum_{x_i = -1} W_i
+over the list of negative coordinates, so no data-dependent branches).  All three agree to rounding.
 """
 
 # ruff: noqa: PLR1730
