@@ -130,11 +130,11 @@ class Activation:
 
     @classmethod
     def parity_sine(cls, k: int, scale: float = 1.0) -> "Activation":
-        """sin(scale (pi/2 z + beta)) with beta = pi/2 - pi k/2 (line 3919): value (-1)^m at z = k - 2m when
-        scale = 1 (the text's (n, k) = (50, 3) runs use scale 2, i.e. z -> sigma(2z))."""
+        """sigma(scale z) with sigma(z) = sin(pi/2 z + beta), beta = pi/2 - pi k/2 (line 3919): sigma takes the
+        value (-1)^m at z = k - 2m; the text's (n, k) = (50, 3) runs use scale 2 ("z -> sigma(2z)")."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"argument 'k' must be an integer >= 1, not {k!r}")
-        return cls.sine(scale * math.pi / 2, scale * (math.pi / 2 - math.pi * k / 2))
+        return cls.sine(scale * math.pi / 2, math.pi / 2 - math.pi * k / 2)
 
     # -- calculus -----------------------------------------------------------------------------
     def derivative(self) -> "Activation":

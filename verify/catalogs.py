@@ -79,7 +79,7 @@ ENTRIES: dict[str, dict[str, str]] = {
 }
 
 HANDLED: dict[str, tuple[str, ...]] = {
-    "thesis_ch5": tuple(f"E{i}" for i in range(1, 30)) + ("E33",),
+    "thesis_ch5": tuple(f"E{i}" for i in range(1, 35)),
     "seed003": (
         "P1", "D1", "D2", "O1", "D3", "C1", "D4", "C2", "A1", "T1", "C2b", "D5", "L1/L2", "B11", "D6", "B2", "B2h",
         "L3", "L4", "B3c", "L5", "L6", "C3", "PC",

@@ -29,6 +29,14 @@ neurons with or without a second layer, PolyNets: settings (i)-(xv) of seed 004'
 """
 
 from ._common import OVERFLOW
+from .disjoint_polynet import (
+    LR_MODES,
+    PolyNetSGDResult,
+    adaptive_lr_constant,
+    disjoint_polynet_sgd,
+    disjoint_polynet_sgd_ref,
+    sample_batch_ref,
+)
 from .two_layer import (
     INITS,
     LOSSES,
@@ -41,31 +49,23 @@ from .two_layer import (
     train_polynet,
     train_two_layer,
 )
-from .disjoint_polynet import (
-    LR_MODES,
-    PolyNetSGDResult,
-    adaptive_lr_constant,
-    disjoint_polynet_sgd,
-    disjoint_polynet_sgd_ref,
-    sample_batch_ref,
-)
 
 __all__ = [
     "INITS",
     "LOSSES",
-    "OPTIMIZERS",
-    "SCHEDULES",
-    "TwoLayerResult",
-    "init_two_layer",
-    "n_params",
-    "parity_samples",
-    "train_polynet",
-    "train_two_layer",
     "LR_MODES",
+    "OPTIMIZERS",
     "OVERFLOW",
+    "SCHEDULES",
     "PolyNetSGDResult",
+    "TwoLayerResult",
     "adaptive_lr_constant",
     "disjoint_polynet_sgd",
     "disjoint_polynet_sgd_ref",
+    "init_two_layer",
+    "n_params",
+    "parity_samples",
     "sample_batch_ref",
+    "train_polynet",
+    "train_two_layer",
 ]

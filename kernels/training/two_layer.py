@@ -56,7 +56,6 @@ products itself), the CUDA body goes sample by sample with loops only (h = (b + 
 over the list of negative coordinates, so no data-dependent branches).  All three agree to rounding.
 """
 
-# ruff: noqa: PLR1730
 from __future__ import annotations
 
 import math
@@ -75,16 +74,16 @@ from ._common import OVERFLOW, per_run_reals, use_serial, validate_seeds
 
 __all__ = [
     "EVAL_STEP",
-    "INIT_STEP",
     "INITS",
+    "INIT_STEP",
     "LOSSES",
     "OPTIMIZERS",
     "SCHEDULES",
     "TRAIN_STEP",
     "TwoLayerResult",
     "init_two_layer",
-    "parity_samples",
     "n_params",
+    "parity_samples",
     "train_two_layer",
 ]
 
@@ -107,7 +106,7 @@ _MAX_WIDTH = 100_000
 # ---------------------------------------------------------------------------------------------
 
 
-def _build(F, batched: bool):  # noqa: C901, PLR0915 -- one straight-line training loop, kept in one place on purpose
+def _build(F, batched: bool):
     """Compile-ready per-run functions whose arithmetic is in the float type F (np.float32/np.float64).
 
     ``batched=False``: the per-sample body (forward and backward one sample at a time, loops only): the
@@ -191,7 +190,7 @@ def _build(F, batched: bool):  # noqa: C901, PLR0915 -- one straight-line traini
         if code == 1:
             for j in range(r):
                 hj = wk[j]
-                wk[r + j] = hj if hj > zero else zero
+                wk[r + j] = max(zero, hj)
         else:
             for j in range(r):
                 wk[r + j] = F(activation_value(code, wk[j], params))
@@ -326,7 +325,7 @@ def _build(F, batched: bool):  # noqa: C901, PLR0915 -- one straight-line traini
             if code == 1:
                 for j in range(r):
                     hj = H[s, j]
-                    A[s, j] = hj if hj > zero else zero
+                    A[s, j] = max(zero, hj)
             else:
                 for j in range(r):
                     A[s, j] = F(activation_value(code, H[s, j], params))
@@ -477,7 +476,7 @@ def _build(F, batched: bool):  # noqa: C901, PLR0915 -- one straight-line traini
         """One run from theta (updated in place); returns (converged_at, fitted_at, diverged_at, steps done)."""
         P = theta.shape[0]
         n_words = (n + 63) >> 6
-        per = np.uint64(n_words + 1)
+        np.uint64(n_words + 1)
         ob = n * r
         ou = ob + r
         converged_at = -1

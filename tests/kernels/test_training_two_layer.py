@@ -281,7 +281,7 @@ def test_cuda_twin_matches_reference_and_cpu(extra):
 
 def test_a_run_replays_alone_and_does_not_depend_on_threads():
     seeds = np.arange(10, 16, dtype=np.uint64)
-    kw = dict(width=5, steps=30, batch=4, eval_every=3, record_every=3)
+    kw = {"width": 5, "steps": 30, "batch": 4, "eval_every": 3, "record_every": 3}
     together = train_two_layer(9, 2, seeds=seeds, backend="cpu", **kw)
     alone = train_two_layer(9, 2, seeds=seeds[[4]], backend="cpu", **kw)
     assert np.array_equal(together.theta[4], alone.theta[0])
