@@ -25,33 +25,27 @@ import argparse
 import datetime as _dt
 import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+
+from benchmarks._timing import best_seconds
 
 HERE = Path(__file__).resolve().parent
 
 
 def _best(fn, setup, repeats: int) -> float:
     """Best wall time of fn(setup()) over ``repeats`` runs after one warm-up (setup is not timed)."""
-    fn(setup())
-    best = float("inf")
-    for _ in range(repeats):
-        arg = setup()
-        t0 = time.perf_counter()
-        fn(arg)
-        best = min(best, time.perf_counter() - t0)
-    return best
+    return best_seconds(fn, repeats, setup=setup)
 
 
 def run(n: int = 24, repeats: int = 7, n_gpu: int = 30) -> dict:
 
     from kernels import Activation, wht_inplace
-    from verify._machine import machine_line
     from kernels.backend import gpu_available
     from kernels.population_gradient import population_gradient
     from kernels.reference import wht_butterflies
+    from verify._machine import machine_line
 
     rng = np.random.default_rng(0)
     af = rng.standard_normal(1 << n)
@@ -119,7 +113,7 @@ def run(n: int = 24, repeats: int = 7, n_gpu: int = 30) -> dict:
         notes.append("No CUDA GPU visible: the CUDA transform was not timed here (its correctness is tested under the "
                      "numba CUDA simulator).")
     return {
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine_line(),
         "n": n,
         "repeats": repeats,

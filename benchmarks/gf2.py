@@ -21,10 +21,11 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import json
-import time
 from pathlib import Path
 
 import numpy as np
+
+from benchmarks._timing import best_seconds
 
 HERE = Path(__file__).resolve().parent
 
@@ -58,13 +59,7 @@ def numpy_batched_eliminate(words: np.ndarray, n: int, pivot_cols: int) -> tuple
 
 
 def _best(fn, repeats: int) -> float:
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+    return best_seconds(fn, repeats)
 
 
 def run(repeats: int = 3) -> dict:

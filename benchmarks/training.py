@@ -53,6 +53,8 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks._timing import best_seconds
+
 HERE = Path(__file__).resolve().parent
 TITLE = "Training engine: run-steps per second (benchmarks.training)"
 COMMAND = "python -m benchmarks.training --write"
@@ -63,12 +65,7 @@ TARGET_LOOP = 10.0
 
 def _best_seconds(fn, repeats: int) -> float:
     """Best wall time of fn() over ``repeats`` calls (the caller has already warmed fn up)."""
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+    return best_seconds(fn, repeats, warmup=False)
 
 
 def _check_int(name: str, value, lo: int, hi: int) -> int:

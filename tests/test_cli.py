@@ -110,3 +110,19 @@ def test_cuda_backend_without_gpu_or_simulator_exits_two():
 def test_show_prints_statement(capsys):
     code, out, _ = _run(["show", "thesis_ch5.lemma_B.2"], capsys)
     assert code == 0 and "Statement" in out and "0.03" in out
+
+
+def test_missing_dependency_reruns_under_the_project_venv_or_says_what_is_missing(monkeypatch, capsys):
+    import verify.__main__ as cli
+
+    calls = []
+    monkeypatch.setattr(cli.os, "execv", lambda path, args: calls.append((path, args)))
+    monkeypatch.setattr(cli.sys, "prefix", "/nonexistent-interpreter-prefix")
+    exc = ModuleNotFoundError("No module named 'numba'", name="numba")
+    venv_python = cli.Path(cli.__file__).resolve().parent.parent / ".venv" / "bin" / "python"
+    if venv_python.exists():
+        cli._missing_dependency(exc, ["list", "--json"])
+        assert calls == [(str(venv_python), [str(venv_python), "-m", "verify", "list", "--json"])]
+    monkeypatch.setattr(cli.Path, "exists", lambda self: False)
+    assert cli._missing_dependency(exc, ["list"]) == 2
+    assert "'numba' is missing" in capsys.readouterr().err

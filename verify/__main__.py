@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from .registry import TIERS, InvalidParameter, all_claims, get_claim, run_claim
 
@@ -98,6 +100,21 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # InvalidParameter and kernel argument errors
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as exc:  # an interpreter without the project's dependencies
+        return _missing_dependency(exc, sys.argv[1:] if argv is None else argv)
+
+
+def _missing_dependency(exc: ModuleNotFoundError, argv: list[str]) -> int:
+    """Re-run under the project's virtual environment (README: ``.venv``) when this interpreter lacks a
+    dependency and that environment exists; otherwise say what is missing (exit 2)."""
+    venv_python = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "python"
+    if venv_python.exists() and Path(sys.prefix).resolve() != venv_python.parent.parent.resolve():
+        print(f"note: {exc.name} is not installed for {sys.executable}; re-running under {venv_python}", file=sys.stderr)
+        sys.stdout.flush()
+        os.execv(str(venv_python), [str(venv_python), "-m", "verify", *argv])
+    print(f"error: dependency {exc.name!r} is missing; install the project first: "
+          f"python -m pip install -e \".[cuda]\" (README, first command)", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

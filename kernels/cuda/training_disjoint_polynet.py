@@ -7,10 +7,10 @@ compiled here as a device function, so the CPU and CUDA twins run the same code 
 
 from __future__ import annotations
 
-import numpy as np
 from numba import cuda
 
 from ..training.disjoint_polynet import _drive
+from ._launch import launch_per_run
 
 __all__ = ["launch_cuda"]
 
@@ -30,8 +30,4 @@ def _sgd_cuda(W, S, G, XS, AUX, steps, seeds, batch, lr_mode, lrs, noises, check
 def launch_cuda(args: list) -> None:
     """Copy the arrays to the device, run one thread per run, copy every array back in place."""
     runs = args[6].shape[0]
-    dev = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
-    _sgd_cuda[(runs + _TPB - 1) // _TPB, _TPB](*dev)
-    for host, d in zip(args, dev):
-        if isinstance(host, np.ndarray):
-            d.copy_to_host(host)
+    launch_per_run(_sgd_cuda, args, runs, _TPB)

@@ -14,6 +14,7 @@ import numpy as np
 from numba import cuda
 
 from ..training.two_layer import _BODIES
+from ._launch import launch_per_run
 
 __all__ = ["launch_two_layer_cuda"]
 
@@ -43,8 +44,4 @@ def launch_two_layer_cuda(args: list, dtype: np.dtype) -> None:
     """Copy the arrays to the device, run one thread per run, copy every array back in place."""
     kernel = _kernel(np.dtype(dtype))
     runs = args[16].shape[0]
-    dev = [cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
-    kernel[(runs + _TPB - 1) // _TPB, _TPB](*dev)
-    for host, d in zip(args, dev):
-        if isinstance(host, np.ndarray):
-            d.copy_to_host(host)
+    launch_per_run(kernel, args, runs, _TPB)

@@ -120,6 +120,22 @@ def _build(F, batched: bool):
     limit = F(min(OVERFLOW, 1e38))  # the divergence threshold, representable in F
 
     @register_jitable
+    def batch_sample(seed, key, b, train_size, per):  # pragma: no cover - compiled
+        """(step key, first word) of sample b of the batch at step ``key``: online, sample b of that step;
+        with a fixed training set of ``train_size`` samples, the one drawn by counter_bounded(seed, key, b)."""
+        if train_size > 0:
+            idx = counter_bounded(seed, key, np.uint64(b), np.uint64(train_size))
+            return TRAIN_STEP, np.uint64(idx) * per
+        return key, np.uint64(b) * per
+
+    @register_jitable
+    def flip(y, seed, key, base, n_words, noise):  # pragma: no cover - compiled
+        """The label y, flipped when the sample's noise word (word n_words) gives a uniform < noise."""
+        if noise > 0.0 and unit_double(counter_u64(seed, key, base + np.uint64(n_words))) < noise:
+            return -y
+        return y
+
+    @register_jitable
     def draw_sample(seed, key, base, n, support, n_words, xi):  # pragma: no cover - compiled
         """Draw the sample whose words start at ``base`` into the int64 row xi (layout of ``load_sample``);
         return the clean label chi_S(x) (in F)."""
@@ -283,8 +299,8 @@ def _build(F, batched: bool):
         for s in range(m):
             base = np.uint64(s) * per
             y = draw_sample(seed, key, base, n, support, n_words, xi)
-            if noisy and noise > 0.0 and unit_double(counter_u64(seed, key, base + np.uint64(n_words))) < noise:
-                y = -y
+            if noisy:
+                y = flip(y, seed, key, base, n_words, noise)
             f = forward(theta, xi, n, r, code, params, wk)
             if y * f > zero:
                 hits += 1
@@ -347,8 +363,8 @@ def _build(F, batched: bool):
             for s in range(c):
                 base = np.uint64(s0 + s) * per
                 y = draw_row(seed, key, base, n, support, n_words, X, s)
-                if noisy and noise > 0.0 and unit_double(counter_u64(seed, key, base + np.uint64(n_words))) < noise:
-                    y = -y
+                if noisy:
+                    y = flip(y, seed, key, base, n_words, noise)
                 YF[0, s] = y
             forward_rows(theta, X, H, A, YF[1], c, n, r, code, params)
             for s in range(c):
@@ -365,16 +381,8 @@ def _build(F, batched: bool):
         per = np.uint64(n_words + 1)
         key = np.uint64(t)
         for b in range(batch):
-            if train_size > 0:
-                idx = counter_bounded(seed, key, np.uint64(b), np.uint64(train_size))
-                base = np.uint64(idx) * per
-                skey = TRAIN_STEP
-            else:
-                base = np.uint64(b) * per
-                skey = key
-            y = draw_row(seed, skey, base, n, support, n_words, X, b)
-            if noise > 0.0 and unit_double(counter_u64(seed, skey, base + np.uint64(n_words))) < noise:
-                y = -y
+            skey, base = batch_sample(seed, key, b, train_size, per)
+            y = flip(draw_row(seed, skey, base, n, support, n_words, X, b), seed, skey, base, n_words, noise)
             YF[0, b] = y
         forward_rows(theta, X, H, A, YF[1], batch, n, r, code, params)
         ob = n * r
@@ -428,16 +436,8 @@ def _build(F, batched: bool):
         key = np.uint64(t)
         tot = zero
         for b in range(batch):
-            if train_size > 0:
-                idx = counter_bounded(seed, key, np.uint64(b), np.uint64(train_size))
-                base = np.uint64(idx) * per
-                skey = TRAIN_STEP
-            else:
-                base = np.uint64(b) * per
-                skey = key
-            y = draw_sample(seed, skey, base, n, support, n_words, xi)
-            if noise > 0.0 and unit_double(counter_u64(seed, skey, base + np.uint64(n_words))) < noise:
-                y = -y
+            skey, base = batch_sample(seed, key, b, train_size, per)
+            y = flip(draw_sample(seed, skey, base, n, support, n_words, xi), seed, skey, base, n_words, noise)
             f = forward(theta, xi, n, r, code, params, wk)
             lv, g = loss_and_slope(loss, f, y)
             tot += lv
@@ -583,25 +583,18 @@ _BODIES = {(np.dtype(F), batched): _build(F, batched) for F in (np.float32, np.f
 
 
 def _cpu_pair(drive):
-    """(parallel, serial) CPU kernels looping ``drive`` over the runs."""
+    """(parallel, serial) CPU kernels looping ``drive`` over the runs: one loop, compiled twice (prange is
+    a plain range without parallel=True)."""
 
-    def par(TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs, wds,
-            schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop, record_every,
-            REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
+    def loop(TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt,
+             lrs, wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
+             record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
         for q in prange(seeds.shape[0]):
-            drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
-                  wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
-                  record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT)
+            drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss,
+                  opt, lrs, wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target,
+                  stop, record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT)
 
-    def ser(TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs, wds,
-            schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop, record_every,
-            REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
-        for q in range(seeds.shape[0]):
-            drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
-                  wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
-                  record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT)
-
-    return (nb.njit(parallel=True, error_model="numpy")(par), nb.njit(error_model="numpy")(ser))
+    return (nb.njit(parallel=True, error_model="numpy")(loop), nb.njit(error_model="numpy")(loop))
 
 
 _CPU = {}
