@@ -18,7 +18,7 @@ import numba
 import numpy as np
 from numba import cuda
 
-__all__ = ["wht_inplace_cuda", "cuda_pass_schedule"]
+__all__ = ["cuda_pass_schedule", "wht_inplace_cuda"]
 
 _KERNELS: dict = {}
 
