@@ -1,7 +1,9 @@
 """The catalog entries of ../shared/claims/ that the suite covers, per source.
 
 ``ENTRIES[source]`` lists every entry of that catalog (id -> short title); ``HANDLED[source]`` the
-entries whose claims are registered so far.  The registry audit (tests/test_registry_audit.py)
+entries whose claims are registered so far.  The two first sources are listed here; every other
+claim package declares its own index in its ``__init__`` (``SOURCE``, ``CATALOG_FILE``,
+``CATALOG_ENTRIES``, ``CATALOG_HANDLED``), collected below, so a package is self-contained.  The registry audit (tests/test_registry_audit.py)
 asserts that every handled entry has at least one registered claim, so a catalog entry cannot be
 silently dropped.  Catalog files are not shipped with the repository; these lists are their index.
 """
@@ -85,3 +87,28 @@ HANDLED: dict[str, tuple[str, ...]] = {
         "L3", "L4", "B3c", "L5", "L6", "C3", "PC",
     ),
 }
+
+
+def _collect_package_catalogs() -> None:
+    """Add the catalog index of every verify/ sub-package that declares one in its ``__init__``."""
+    import importlib
+    import pkgutil
+
+    import verify
+
+    for info in sorted(pkgutil.iter_modules(verify.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        mod = importlib.import_module(f"verify.{info.name}")
+        entries = getattr(mod, "CATALOG_ENTRIES", None)
+        if entries is None:
+            continue
+        source = mod.SOURCE
+        if source in ENTRIES:
+            raise ValueError(f"catalog of source {source!r} declared twice (again by verify.{info.name})")
+        CATALOG_FILES[source] = mod.CATALOG_FILE
+        ENTRIES[source] = dict(entries)
+        HANDLED[source] = tuple(getattr(mod, "CATALOG_HANDLED", ()))
+
+
+_collect_package_catalogs()

@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from ._machine import machine_line
 from .registry import TIERS, ClaimResult, Status, all_claims, get_claim, run_claim, to_jsonable
 
@@ -153,6 +155,8 @@ def render_plots(result: ClaimResult, figdir: Path) -> list[str]:
     paths = []
     for i, spec in enumerate(specs):
         fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+        if spec.get("kind") == "heatmap":
+            _draw_heatmap(fig, ax, spec)
         for s in spec.get("series", []):
             style = s.get("style", "-o" if len(s.get("x", [])) < 40 else "-")
             ax.plot(s["x"], s["y"], style, label=s.get("label"), markersize=3)
@@ -165,13 +169,38 @@ def render_plots(result: ClaimResult, figdir: Path) -> list[str]:
             ax.set_yscale("log")
         if any(s.get("label") for s in spec.get("series", [])):
             ax.legend(fontsize=8)
-        ax.grid(True, alpha=0.3)
+        if spec.get("kind") != "heatmap":
+            ax.grid(True, alpha=0.3)
         fig.tight_layout()
         name = f"{_slug(result.claim.id)}-{i}.png"
         fig.savefig(figdir / name, metadata={"Software": None})
         plt.close(fig)
         paths.append(f"report/figures/{name}")
     return paths
+
+
+def _draw_heatmap(fig, ax, spec: dict) -> None:
+    """A heat map spec: ``{"kind": "heatmap", "z": rows x cols, "x": col labels, "y": row labels,
+    "zlabel", "vmin", "vmax", "annotate"}``; optional ``series`` are drawn over it in cell coordinates
+    (column index on x, row index on y), e.g. a theoretical frontier."""
+    z = np.asarray(spec["z"], dtype=float)
+    if z.ndim != 2:
+        raise ValueError(f"heatmap 'z' must be 2-dimensional, got shape {z.shape}")
+    im = ax.imshow(z, origin="lower", aspect="auto", cmap=spec.get("cmap", "viridis"),
+                   vmin=spec.get("vmin"), vmax=spec.get("vmax"), interpolation="nearest")
+    cb = fig.colorbar(im, ax=ax)
+    cb.set_label(spec.get("zlabel", ""))
+    xs, ys = spec.get("x"), spec.get("y")
+    if xs is not None:
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels([str(v) for v in xs], fontsize=7, rotation=45 if len(xs) > 8 else 0)
+    if ys is not None:
+        ax.set_yticks(range(len(ys)))
+        ax.set_yticklabels([str(v) for v in ys], fontsize=7)
+    if spec.get("annotate") and z.size <= 200:
+        for (r, c), v in np.ndenumerate(z):
+            if np.isfinite(v):
+                ax.text(c, r, f"{v:.2g}", ha="center", va="center", fontsize=6, color="w")
 
 
 def _benchmark_table() -> list[str]:
