@@ -38,3 +38,36 @@ def test_index_parser_keeps_labels_with_escaped_pipes():
         "| [`a.b`](#ab) | Corollary 3 (\\|U_s\\| = 5) | erratum | erratum | exact | 3 | 1/1 | 0.1 |\n"
     )
     assert parse_index(text) == {"a.b": "erratum"}
+
+
+def test_heatmap_specs_are_drawn_and_bad_ones_rejected(tmp_path: Path):
+    import types
+
+    import pytest
+
+    from verify.report import render_plots
+
+    spec = {"kind": "heatmap", "title": "p", "z": [[0.0, 0.5], [1.0, 0.25]], "x": [1, 2], "y": ["a", "b"],
+            "zlabel": "success", "annotate": True, "series": [{"x": [0, 1], "y": [0, 1], "style": "w--"}]}
+
+    def fake(s):
+        return types.SimpleNamespace(printed=types.SimpleNamespace(plots=(s,)), corrected=None,
+                                     claim=types.SimpleNamespace(id="x.heat"))
+
+    paths = render_plots(fake(spec), tmp_path)
+    assert paths == ["report/figures/x.heat-0.png"]
+    assert (tmp_path / "x.heat-0.png").stat().st_size > 1000
+    with pytest.raises(ValueError, match="'z' must be 2-dimensional"):
+        render_plots(fake(dict(spec, z=[0.0, 1.0])), tmp_path)
+
+
+def test_claim_packages_declare_their_catalog_index():
+    import importlib
+
+    from verify.catalogs import CATALOG_FILES, ENTRIES, HANDLED
+
+    assert set(CATALOG_FILES) == set(ENTRIES) == set(HANDLED)
+    for source in ENTRIES:
+        assert set(HANDLED[source]) <= set(ENTRIES[source]), source
+    rcnn = importlib.import_module("verify.rcnn")
+    assert rcnn.SOURCE in ENTRIES
