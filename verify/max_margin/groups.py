@@ -1,0 +1,1021 @@
+"""Finite groups with real irreducible representations (thesis Sec. 7.6, App. D.8-D.9): background
+(D0), Lemmas D.10-D.16 (D1-D7), Thm 7.9 (D8), all irreps used (D9), the general theorem (D10), the
+uniform-tau remark (D4b) and the finite game (X2).
+
+Representations are built by kernels.groups (Young's orthogonal form for S_n, explicit dihedral
+matrices, signs for Z_2^k, Kronecker products, A_n by restriction and splitting); the networks are
+executed exhaustively on all |G|^2 x |G| logits (kernels.margin).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kernels import margin as K
+
+from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from . import SOURCE
+from ._common import (
+    RTOL_EXACT,
+    RTOL_OPT,
+    SINGLE_SEED,
+    group,
+    group_construction_info,
+    group_single_max,
+    irrep_power,
+    rel,
+    single_max_class_tau,
+)
+
+QUICK_GROUPS = ("Z2", "Z2^2", "Z2^3", "S3", "S4", "D4", "D5", "D6", "S3xZ2")
+FULL_GROUPS = QUICK_GROUPS + ("S5", "Z2^5", "D7", "D8", "D12", "D4xZ2", "S3xS3", "S4xZ2")
+SIZE = {"quick": QUICK_GROUPS, "full": FULL_GROUPS}
+
+
+def _groups(p) -> tuple[str, ...]:
+    return SIZE[p["groups"]]
+
+
+def condition_values(G) -> np.ndarray:
+    """sum_{n>=2} d_n^{1.5} chi_n(C) for every non-trivial class C (Thm 7.9's hypothesis: all < 0)."""
+    tab = G.character_table
+    d = tab[1:, 0]
+    return (d[:, None] ** 1.5 * tab[1:, 1:]).sum(axis=0)
+
+
+def _coeff_vectors(G, coefs):
+    """u = sum_R sum_ij coef[R]_ij R(.)_ij (raw matrix-entry basis)."""
+    return sum(np.einsum("ij,gij->g", c, R) for c, R in zip(coefs, G.irreps))
+
+
+# ---------------------------------------------------------------------------------------------
+# D0 / D1
+# ---------------------------------------------------------------------------------------------
+
+
+@claim(
+    id="thesis_ch7.representation_background", source=SOURCE, label="App. D.8", entry="D0",
+    title="Real orthogonal irreps: homomorphism, Schur orthogonality, sum d^2 = |G|, K = #classes, FS indicator +1",
+    lines=[(5222, 5291)],
+    printed={"extra": ()},
+    mutants=[Mutant("Z3-rotation-as-irrep", "Z_3 with its 2-dim real rotation representation treated as a real irrep",
+                    {"extra": ("Z3",)})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full"))],
+    tiers={"quick": {"groups": "quick"}, "full": {"groups": "full"}},
+)
+def check_background(st, p, ctx) -> Verdict:
+    """App. D.8: the representation theory used by Thm 7.9, on the constructed irreps.
+
+    Statement
+    ---------
+    For a finite group G whose irreps are real (absolutely irreducible, orthogonal): R(gh) = R(g)R(h),
+    R(g)^T R(g) = I, sum_n d_n^2 = |G| (Thm D.5), Schur orthogonality sum_g R(g)_ij R'(g)_kl =
+    (|G|/d) delta_ik delta_jl delta_RR' (Prop D.7), characters orthonormal and #irreps = #classes
+    (Thm D.8/D.9).
+
+    Source
+    ------
+    Seed 004, App. D.8 (Def D.1 - Thm D.9, Table D.1), lines 5222-5291.
+
+    Checkable form
+    --------------
+    For each group of the tier (Z_2^k, S_3, S_4, D_n, products; S_5 etc. at full): every identity above
+    on the matrices built by kernels.groups, max error <= 1e-10, and the Frobenius-Schur indicator
+    (1/|G|) sum_g chi(g^2) = +1 for every irrep (the "real irreps" hypothesis, catalog pitfall 9).
+
+    Exactness
+    ---------
+    Float64 (entries are cos/sin/sqrt values; products of <= 6 matrices).
+
+    Mutants
+    -------
+    Z_3 with the 2-dim rotation representation: Schur orthogonality fails (<R_00, R_11> |G| = 1.5) and
+    the indicator is 0.
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    for name in _groups(p) + tuple(st["extra"]):
+        G = group(name)
+        hom = max(float(np.abs(R[:, None] @ R[None, :] - R[G.mul]).max()) for R in G.irreps)
+        orth = max(float(np.abs(np.einsum("gji,gjk->gik", R, R) - np.eye(R.shape[1])).max()) for R in G.irreps)
+        B = G.basis()
+        own = G.basis_owner()
+        d = np.array(G.dims)[own]
+        schur = float(np.abs(B @ B.T - np.diag(G.order / d)).max())
+        chi = G.characters()
+        chorth = float(np.abs(chi @ chi.T / G.order - np.eye(len(chi))).max())
+        fs = bool(K_abs(G).all())
+        ok = hom <= 1e-10 and orth <= 1e-10 and schur <= 1e-9 and chorth <= 1e-10 and fs and \
+            sum(x * x for x in G.dims) == G.order and len(G.irreps) == len(G.classes)
+        ev.add({"group": name, "homomorphism": hom, "orthogonal": orth, "Schur": schur, "characters": chorth,
+                "FS indicator +1": fs, "sum d^2": sum(x * x for x in G.dims), "|G|": G.order,
+                "#irreps": len(G.irreps), "#classes": len(G.classes)}, ok)
+    return ev.verdict()
+
+
+def K_abs(G):
+    from kernels.groups import absolutely_irreducible
+
+    return absolutely_irreducible(G)
+
+
+@claim(
+    id="thesis_ch7.lemma_D10", source=SOURCE, label="Lemma D.10", entry="D1",
+    title="Basis vectors: orthogonal, norm |G|/d, class sums of R(a) are (|C| chi(C)/d) I",
+    lines=[(5308, 5315)],
+    printed={"extra": ()},
+    mutants=[Mutant("Z3-rotation", "the lemma for Z_3 with its real rotation representation", {"extra": ("Z3",)})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full")), Param("basis_changes", int, 0, 20)],
+    tiers={"quick": {"groups": "quick", "basis_changes": 2}, "full": {"groups": "full", "basis_changes": 5}},
+)
+def check_lemma_d10(st, p, ctx) -> Verdict:
+    """Lemma D.10: properties of the basis vectors rho_(n,i,j).
+
+    Statement
+    ---------
+    (1) sum_a rho_i(a) rho_j(a) = 0 for i != j; (2) sum_a rho_i(a)^2 = |G|/d_V; (3) off-diagonal
+    entries have zero class sums, sum_{a in C} R(a)_ij = 0; (4) the diagonal entries of one irrep have
+    equal class sums |C| chi(C)/d.  Equivalently sum_{a in C} R(a) = (|C| chi_R(C)/d_R) I.
+
+    Source
+    ------
+    Seed 004, Lemma D.10, lines 5308-5315.
+
+    Checkable form
+    --------------
+    For each group of the tier, each class and each irrep, also after `basis_changes` random
+    orthogonal changes of basis Q^T R Q (Schur's lemma is basis-free): max error <= 1e-10.
+
+    Exactness
+    ---------
+    Float64.
+
+    Mutants
+    -------
+    Z_3 with its rotation representation (real irreducible, not absolutely irreducible): class sums
+    are rotations, not scalars, so (3)-(4) fail.
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    rng = ctx.rng("basis")
+    for name in _groups(p) + tuple(st["extra"]):
+        G = group(name)
+        worst = 0.0
+        for trial in range(p["basis_changes"] + 1):
+            for R in G.irreps:
+                dd = R.shape[1]
+                Q = np.linalg.qr(rng.standard_normal((dd, dd)))[0] if trial else np.eye(dd)
+                Rq = np.einsum("ji,gjk,kl->gil", Q, R, Q)
+                for C in G.classes:
+                    S = Rq[C].sum(axis=0)
+                    chi = float(np.trace(Rq[C[0]]))
+                    worst = max(worst, float(np.abs(S - len(C) * chi / dd * np.eye(dd)).max()))
+                gram = np.einsum("gij,gkl->ijkl", Rq, Rq).reshape(dd * dd, dd * dd)
+                worst = max(worst, float(np.abs(gram - G.order / dd * np.eye(dd * dd)).max()))
+        ev.add({"group": name, "max error (1)-(4)": worst}, worst <= 1e-10)
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# D2 / D3: weighted margin and norm in representation coordinates
+# ---------------------------------------------------------------------------------------------
+
+
+def _d11_formula(G, coefs, tau_class, st):
+    tab = G.character_table
+    sizes = G.class_sizes if st.get("class_sizes", True) else np.ones(len(G.classes))
+    total = 0.0
+    for m in range(1, len(G.irreps)):
+        d = G.dims[m]
+        br = 1 - sum(tau_class[n] * sizes[n] * tab[m, n] / d for n in range(1, len(G.classes)))
+        a, b, c = coefs[0][m], coefs[1][m], coefs[2][m]
+        tr = np.trace(a @ b @ c.T) if st.get("transpose", True) else np.trace(a @ b @ c)
+        total += br * tr / d**2
+    return st.get("factor", 1.0) * total
+
+
+@claim(
+    id="thesis_ch7.lemma_D11", source=SOURCE, label="Lemma D.11", entry="D2",
+    title="Weighted margin (D.7) in representation coordinates: sum_m bracket_m tr(alpha beta gamma^T)/d^2",
+    lines=[(5316, 5395)],
+    printed={"factor": 1.0},
+    corrected={"factor": 2.0},
+    mutants=[Mutant("no-transpose", "tr(alpha beta gamma) instead of tr(alpha beta gamma^T)", {"factor": 2.0, "transpose": False}),
+             Mutant("no-|C_n|", "|C_n| dropped from the bracket", {"factor": 2.0, "class_sizes": False})],
+    expect=Status.ERRATUM, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full")), Param("samples", int, 1, 50)],
+    tiers={"quick": {"groups": "quick", "samples": 3}, "full": {"groups": "full", "samples": 8}},
+)
+def check_lemma_d11(st, p, ctx) -> Verdict:
+    """Lemma D.11: the class-weighted margin of one neuron in representation coordinates.
+
+    Statement
+    ---------
+    For class-constant tau (tau_c = tau_{C_n}, sum_{c != e} tau_c = 1) the weighted margin (D.7)
+    h(e) - sum_{c != e} tau_c h(c), h(c) = E_{a,b}[(u(a) + v(b))^2 w(a b c)], "can be simplified as"
+    sum_{m>=2} (1 - sum_{n>=2} tau_{C_n} |C_n| chi_{R_m}(C_n)/d_{R_m}) tr(alpha_m beta_m gamma_m^T)/d_m^2.
+
+    Source
+    ------
+    Seed 004, Lemma D.11 and the definition (D.7) before it, lines 5316-5395 (statement line 5339).
+
+    Checkable form
+    --------------
+    Random coefficient matrices for every irrep (trivial included), random Dirichlet class weights
+    normalised by sum_n |C_n| tau_{C_n} = 1; exhaustive |G|^2 evaluation of (D.7) against the formula,
+    relative tolerance 1e-11.  Corrected statement: (D.7) = 2 x the formula; the printed formula is the
+    weighted margin of the cross term h~(c) = E[u(a) v(b) w(abc)] that the proof switches to at line
+    5337 ((u + v)^2 contributes 2uv).
+
+    Exactness
+    ---------
+    Float64 exhaustive sums (|G| <= 48 at the full tier).
+
+    Mutants
+    -------
+    tr(alpha beta gamma) (transpose lost) and the bracket without |C_n|: fail on random instances.
+    """
+    ev = Evidence("approx", rigor=Rigor.FLOAT, tol=RTOL_EXACT)
+    rng = ctx.rng("coefficients")
+    for name in _groups(p):
+        G = group(name)
+        for s in range(p["samples"]):
+            tc = rng.dirichlet(np.ones(len(G.classes) - 1))
+            tc = np.r_[0.0, tc / (G.class_sizes[1:] * tc).sum()]
+            coefs = [[rng.standard_normal((d, d)) for d in G.dims] for _ in range(3)]
+            u, v, w = (_coeff_vectors(G, c) for c in coefs)
+            lhs = K.neuron_weighted_margin(G.mul, K.tau_from_classes(G, tc), u, v, w)
+            rhs = _d11_formula(G, coefs, tc, st)
+            ev.add({"group": name, "sample": s, "lhs": lhs, "rhs": rhs}, lhs / rhs, 1.0)
+    return ev.verdict()
+
+
+@claim(
+    id="thesis_ch7.lemma_D12", source=SOURCE, label="Lemma D.12", entry="D3",
+    title="||u||^2 + ||v||^2 + ||w||^2 = sum_m (|G|/d_m)(||alpha_m||_F^2 + ||beta_m||_F^2 + ||gamma_m||_F^2)",
+    lines=[(5397, 5405)],
+    printed={"factor": lambda order, d: order / d},
+    mutants=[Mutant("factor-d/|G|", "factor d/|G| instead of |G|/d", {"factor": lambda order, d: d / order})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full")), Param("samples", int, 1, 50)],
+    tiers={"quick": {"groups": "quick", "samples": 3}, "full": {"groups": "full", "samples": 8}},
+)
+def check_lemma_d12(st, p, ctx) -> Verdict:
+    """Lemma D.12: the Euclidean norm in representation coordinates.
+
+    Statement
+    ---------
+    ||u||^2 + ||v||^2 + ||w||^2 = sum_{m=1}^K (|G|/d_{R_m}) (||alpha_m||_F^2 + ||beta_m||_F^2 + ||gamma_m||_F^2).
+
+    Source
+    ------
+    Seed 004, Lemma D.12, lines 5397-5405 (statement line 5401).
+
+    Checkable form
+    --------------
+    Random coefficient matrices for every irrep; both sides computed, relative tolerance 1e-11.
+
+    Exactness
+    ---------
+    Float64.
+
+    Mutants
+    -------
+    Factor d/|G|: wrong whenever |G| != d^2, i.e. always for non-trivial groups.
+    """
+    ev = Evidence("approx", rigor=Rigor.FLOAT, tol=RTOL_EXACT)
+    rng = ctx.rng("coefficients")
+    for name in _groups(p):
+        G = group(name)
+        for s in range(p["samples"]):
+            coefs = [[rng.standard_normal((d, d)) for d in G.dims] for _ in range(3)]
+            vecs = [_coeff_vectors(G, c) for c in coefs]
+            lhs = sum(float(x @ x) for x in vecs)
+            rhs = sum(st["factor"](G.order, d) * sum(float((c[m] ** 2).sum()) for c in coefs) for m, d in enumerate(G.dims))
+            ev.add({"group": name, "sample": s}, lhs / rhs, 1.0)
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# D4 / D4b / D5: single-neuron maxima and the class weights
+# ---------------------------------------------------------------------------------------------
+
+
+def _d13_value(G, tau_class, st) -> tuple[float, list[int]]:
+    tab = G.character_table
+    vals = []
+    for m in range(1, len(G.irreps)):
+        d = G.dims[m]
+        br = 1 - sum(tau_class[n] * G.class_sizes[n] * tab[m, n] / d for n in range(1, len(G.classes)))
+        vals.append(br / d ** st.get("d_exponent", 0.5))
+    vals = np.array(vals)
+    best = float(vals.max())
+    arg = [m + 1 for m in np.nonzero(vals >= best - 1e-12 * abs(best))[0]]
+    return best / (3 * math.sqrt(3) * G.order**1.5), arg
+
+
+@claim(
+    id="thesis_ch7.lemma_D13", source=SOURCE, label="Lemma D.13", entry="D4",
+    title="Single-neuron max for class-constant tau: one irrep in argmax bracket/sqrt(d); value /(3 sqrt3 |G|^{3/2})",
+    lines=[(5413, 5463)],
+    printed={"d_exponent": 0.5},
+    mutants=[Mutant("1/d", "1/d_m instead of 1/sqrt(d_m)", {"d_exponent": 1.0}),
+             Mutant("no-1/sqrt(d)", "argmax and value of the bracket alone", {"d_exponent": 0.0})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full")), Param("restarts", int, 1, 100), Param("taus", int, 1, 20)],
+    tiers={"quick": {"groups": "quick", "restarts": 8, "taus": 2}, "full": {"groups": "full", "restarts": 10, "taus": 2}},
+)
+def check_lemma_d13(st, p, ctx) -> Verdict:
+    """Lemma D.13: the single-neuron maximum of the weighted margin for class-constant tau.
+
+    Statement
+    ---------
+    Under the norm constraint (D.14) the weighted margin of Lemma D.11 is maximized only by neurons
+    spanned by one non-trivial irrep R in argmax_m (1/sqrt(d_m)) [1 - sum_n tau_{C_n}|C_n|chi_m(C_n)/d_m],
+    with maximum value (1/(3 sqrt(3) |G|^{3/2})) max_m (1/sqrt(d_m)) [...].
+
+    Source
+    ------
+    Seed 004, Lemma D.13, lines 5413-5419; proof lines 5421-5463.
+
+    Checkable form
+    --------------
+    For S3, D4 (full: also D5), `taus` random class weights
+    (Dirichlet, sum |C| tau_C = 1) plus the Lemma D.14 weights: the numerical maximum of the exhaustive
+    (D.7) weighted margin on the unit sphere of R^{3|G|} (kernels.margin.single_neuron_max) equals
+    2 x the stated value (the Lemma D.11 expression is half of (D.7), see lemma_D11), rtol 1e-7; the
+    maximizer puts >= 1 - 1e-5 of the power of each of u, v, w into ONE irrep, which lies in the stated
+    argmax set (ties allowed).
+
+    Exactness
+    ---------
+    Float64; optimisation tolerance argued in _common.RTOL_OPT.
+
+    Mutants
+    -------
+    1/d instead of 1/sqrt(d), and the bracket without 1/sqrt(d): wrong value and argmax on S3 (uniform
+    classes: the sign irrep wins only with the 1/sqrt(d)).
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    rng = ctx.rng("tau")
+    for name in D13_GROUPS[p["groups"]]:
+        G = group(name)
+        taus = [("D.14", K.lemma_d14_tau(G))]
+        for i in range(p["taus"]):
+            tc = rng.dirichlet(np.ones(len(G.classes) - 1))
+            taus.append((f"random {i}", np.r_[0.0, tc / (G.class_sizes[1:] * tc).sum()]))
+        for tag, tc in taus:
+            value, arg = _d13_value(G, tc, st)
+            best, z = single_max_class_tau(name, tuple(float(x) for x in tc), p["restarts"], hash_name(name + tag))
+            n = G.order
+            pw = [irrep_power(G, z[i * n:(i + 1) * n]) for i in range(3)]
+            owner = int(np.argmax(pw[2]))
+            single = min(float(x[owner]) for x in pw)
+            ev.add({"group": name, "tau": tag, "numeric max": best, "2 x stated value": 2 * value, "irrep": G.labels[owner],
+                    "power in it": single, "stated argmax": [G.labels[m] for m in arg]},
+                   rel(best, 2 * value) <= RTOL_OPT and single >= 1 - 1e-5 and owner in arg)
+    return ev.verdict()
+
+
+D13_GROUPS = {"quick": ("S3", "D4"), "full": ("S3", "D4", "D5")}
+
+
+def hash_name(name: str) -> int:
+    return sum(ord(c) * 31**i for i, c in enumerate(name)) % (2**31)
+
+
+@claim(
+    id="thesis_ch7.uniform_tau_sign_rep", source=SOURCE, label="Remark before Lemma D.14", entry="D4b",
+    title="Uniform tau: the weighted-margin maximizers are 1-dim (sign) neurons, which cannot classify",
+    lines=[(5465, 5466)],
+    printed={"certifies": False},
+    mutants=[Mutant("uniform-tau-certifies", "uniform tau already certifies Thm 7.9 (networks of its optimal neurons classify)",
+                    {"certifies": True})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("restarts", int, 1, 100)],
+    tiers={"quick": {"restarts": 4}, "full": {"restarts": 10}},
+)
+def check_uniform_tau(st, p, ctx) -> Verdict:
+    """Remark before Lemma D.14: uniform class weights select only sign-representation neurons.
+
+    Statement
+    ---------
+    With tau uniform, the maximizers of the weighted margin are neurons spanned only by the sign
+    representation (dimension 1), and such neurons cannot classify all pairs, so uniform tau cannot
+    certify the max-margin network.
+
+    Source
+    ------
+    Seed 004, Remark before Lemma D.14, lines 5465-5466.
+
+    Checkable form
+    --------------
+    S3, S4 (uniform tau over the |G| - 1 wrong elements): (a) the numerical single-neuron maximizer lies
+    in a 1-dim non-trivial irrep (power >= 1 - 1e-5) and its value equals 2 x the Lemma D.13 value
+    (rtol 1e-7); (b) the best network built from 1-dim non-trivial irreps only (the game X2 restricted
+    to them) has normalized margin <= 0, i.e. cannot classify: the statement "certifies" is false.
+
+    Exactness
+    ---------
+    Float64.
+
+    Mutants
+    -------
+    "Uniform tau certifies": the restricted game value is <= 0 (S3: 3-cycles tie with e).
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    for name in ("S3", "S4"):
+        G = group(name)
+        best, z, _ = group_single_max(name, "uniform", p["restarts"], SINGLE_SEED)
+        tc = np.r_[0.0, np.full(len(G.classes) - 1, 1.0 / (G.order - 1))]
+        value, _ = _d13_value(G, tc, {})
+        n = G.order
+        pw = irrep_power(G, z[2 * n:])
+        owner = int(np.argmax(pw))
+        ev.add({"group": name, "maximizer irrep": G.labels[owner], "dim": G.dims[owner], "power": float(pw[owner]),
+                "numeric": best, "2 x D.13": 2 * value},
+               G.dims[owner] == 1 and pw[owner] >= 1 - 1e-5 and rel(best, 2 * value) <= RTOL_OPT)
+        ones = [m for m in range(1, len(G.irreps)) if G.dims[m] == 1]
+        val = K.game_value(K.group_game_matrix(G, ones))[0]
+        ev.add({"group": name, "best margin with 1-dim irreps only": val}, (val > 0) == st["certifies"])
+    return ev.verdict()
+
+
+@claim(
+    id="thesis_ch7.lemma_D14", source=SOURCE, label="Lemma D.14", entry="D5",
+    title="Class weights tau_C = -sum_R z_R chi_R(C), z_R = d^{1.5}/sum d^{2.5}, equalize the D.13 values",
+    lines=[(5467, 5495)],
+    printed={"sign": 1.0, "z_exponent": 1.5},
+    corrected={"sign": -1.0, "z_exponent": 1.5},
+    mutants=[Mutant("z~d", "z_R proportional to d_R (corrected sign)", {"sign": -1.0, "z_exponent": 1.0})],
+    expect=Status.ERRATUM, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full"))],
+    tiers={"quick": {"groups": "quick"}, "full": {"groups": "full"}},
+)
+def check_lemma_d14(st, p, ctx) -> Verdict:
+    """Lemma D.14: class weights that make every non-trivial irrep equally good.
+
+    Statement
+    ---------
+    If sum_R d_R^{1.5} chi_R(C) < 0 for every non-trivial class C, then tau_{C_n} = sum_R z_R chi_R(C_n),
+    z_triv = 0, z_R = d_R^{1.5}/sum_{m>=2} d_m^{2.5}, is a valid weighting making the Lemma D.13 value
+    equal for all non-trivial R.
+
+    Source
+    ------
+    Seed 004, Lemma D.14, lines 5467-5471; proof lines 5473-5495.
+
+    Checkable form
+    --------------
+    For every group of the tier that satisfies the hypothesis: tau_C >= 0, sum_C |C| tau_C = 1 (valid
+    weighting, 1e-12), and (1/sqrt(d_R)) bracket_R equal for all non-trivial R (relative spread
+    <= 1e-11), equal to |G| / sum d^{2.5}.  Corrected: tau_C = -sum_R z_R chi_R(C) (the sign is lost in
+    print; the proof's vector has entries -tau).
+
+    Exactness
+    ---------
+    Float64 linear algebra on the character table.
+
+    Mutants
+    -------
+    z_R proportional to d_R: brackets unequal (S3 already).
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    for name in _groups(p):
+        G = group(name)
+        if condition_values(G).max() >= 0:
+            continue
+        tab = G.character_table
+        d = tab[1:, 0]
+        z = d ** st["z_exponent"] / np.sum(d ** (st["z_exponent"] + 1))
+        tau = st["sign"] * (z[:, None] * tab[1:]).sum(axis=0)
+        tau[0] = 0.0
+        total = float((G.class_sizes * tau).sum())
+        br = np.array([(1 - sum(tau[n] * G.class_sizes[n] * tab[m, n] / G.dims[m] for n in range(1, len(G.classes))))
+                       / math.sqrt(G.dims[m]) for m in range(1, len(G.irreps))])
+        spread = float((br.max() - br.min()) / max(float(abs(br).max()), 1e-300))
+        ev.add({"group": name, "min tau_C": float(tau[1:].min())}, float(tau[1:].min()), 0.0, relation="ge")
+        ev.add({"group": name, "sum |C| tau_C": total}, total, 1.0, relation="approx", tol=1e-12)
+        ev.add({"group": name, "relative spread of bracket/sqrt(d)": spread,
+                "value / (|G|/sum d^2.5)": float(br.mean() / (G.order / np.sum(d**2.5)))}, spread <= RTOL_EXACT)
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# D6 / D7: the construction
+# ---------------------------------------------------------------------------------------------
+
+
+@claim(
+    id="thesis_ch7.lemma_D15", source=SOURCE, label="Lemma D.15", entry="D6",
+    title="2 d^3 neurons per irrep compute tr(R(a)R(b)R(c)^-1) (pair output 4 x entry product / (3|G|)^{3/2})",
+    lines=[(5497, 5515)],
+    printed={"w_index": "ij", "pair_factor": 1.0},
+    corrected={"w_index": "ik", "pair_factor": 4.0},
+    mutants=[Mutant("gamma_(i,j)", "the printed gamma_(i,j) with the factor 4 restored", {"w_index": "ij", "pair_factor": 4.0})],
+    expect=Status.ERRATUM, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full"))],
+    tiers={"quick": {"groups": "quick"}, "full": {"groups": "full"}},
+)
+def check_lemma_d15(st, p, ctx) -> Verdict:
+    """Lemma D.15: the trace construction with 2 d_R^3 neurons.
+
+    Statement
+    ---------
+    For every non-trivial R and (i, j, k): neuron 1 with alpha_(i,j) = beta_(j,k) = gamma_(i,j) =
+    1/sqrt(3|G|), neuron 2 with alpha_(i,j) = 1/sqrt(3|G|), beta_(j,k) = gamma_(i,k) = -1/sqrt(3|G|);
+    the pair outputs R(a)_ij R(b)_jk R(c)_ik / (3|G|)^{3/2}, the 2 d^3 neurons output tr(R(a)R(b)R(c)^-1),
+    and every neuron achieves tr(alpha beta gamma^T) = (d/(3|G|))^{3/2}.
+
+    Source
+    ------
+    Seed 004, Lemma D.15, line 5497; proof lines 5499-5515.
+
+    Checkable form
+    --------------
+    Execute the construction for each non-trivial irrep of each group of the tier (all |G|^2 x |G|
+    logits): the output must equal pair_factor * chi_R(a b c^-1) / (3|G|)^{3/2} (max deviation
+    <= 1e-10 x scale); each neuron, normalised to unit norm, must have tr(alpha beta gamma^T) =
+    (d/(3|G|))^{3/2} (rtol 1e-11).  Corrected: gamma_(i,k) in both neurons and pair output
+    4 R_ij R_jk R_ik / (3|G|)^{3/2} ((x + y)^2 - (x - y)^2 = 4xy).
+
+    Exactness
+    ---------
+    Float64.
+
+    Mutants
+    -------
+    gamma_(i,j) as printed (with the 4 restored): for d >= 2 the output is not a class function of
+    a b c^-1.
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    for name in _groups(p):
+        G = group(name)
+        if G.order > 60:
+            continue
+        s = 1 / math.sqrt(3 * G.order)
+        chi = G.characters()
+        for r in range(1, len(G.irreps)):
+            U, V, W = K.group_trace_construction(G, scale_exponent=0.0, w_index=st["w_index"], irreps=[r])
+            U, V, W = s * U, s * V, s * W
+            F = K.quadratic_logits(U, V, W)
+            target = st["pair_factor"] * chi[r][G.mul[G.mul[:, :, None], G.inv[None, None, :]]] * s**3
+            dev = float(np.abs(F - target).max()) / max(float(np.abs(target).max()), 1e-300)
+            d = G.dims[r]
+            R = G.irreps[r]
+            # coefficient matrices of neuron 1 after normalisation (alpha = projection / (|G|/d))
+            un = np.concatenate([U[0], V[0], W[0]])
+            un = un / np.linalg.norm(un)
+            coef = [np.einsum("g,gij->ij", x, R) * d / G.order for x in np.split(un, 3)]
+            trv = float(np.trace(coef[0] @ coef[1] @ coef[2].T))
+            ev.add({"group": name, "irrep": G.labels[r], "d": d, "output deviation": dev,
+                    "tr(a b g^T) at unit norm": trv, "(d/3|G|)^1.5": (d / (3 * G.order)) ** 1.5},
+                   dev <= 1e-10 and rel(trv, (d / (3 * G.order)) ** 1.5) <= RTOL_EXACT)
+    return ev.verdict()
+
+
+@claim(
+    id="thesis_ch7.lemma_D16", source=SOURCE, label="Lemma D.16", entry="D7",
+    title="Scaling irrep-R neurons by d_R^{1/3}: all wrong logits equal, margin |G| x const (C.1, Eq 7.1)",
+    lines=[(5517, 5527)],
+    printed={"exponent": 1 / 3},
+    mutants=[Mutant("d^{1/2}", "scaling by d_R^{1/2}", {"exponent": 0.5}), Mutant("no-scaling", "no scaling", {"exponent": 0.0})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full"))],
+    tiers={"quick": {"groups": "quick"}, "full": {"groups": "full"}},
+)
+def check_lemma_d16(st, p, ctx) -> Verdict:
+    """Lemma D.16: the d_R^{1/3} scaling makes the output constant on all wrong labels.
+
+    Statement
+    ---------
+    Scaling every neuron of irrep R (Lemma D.15 network) by d_R^{1/3}/Delta, the output at every wrong
+    label c (abc^-1 in a non-trivial class) is the same constant (printed -1/Delta^3: column
+    orthogonality sum_{n>=2} d_n chi_n(C) = -1 for C != e), so C.1 and Eq. 7.1 hold.
+
+    Source
+    ------
+    Seed 004, Lemma D.16, line 5519; proof lines 5521-5527 (the display (D.16) is garbled).
+
+    Checkable form
+    --------------
+    Execute the scaled network (all non-trivial irreps) for every group of the tier: every wrong logit
+    equals -1 x (correct logit)/(|G| - 1) (ratio check, rtol 1e-11), i.e. f = kappa (|G| 1[c = ab] - 1);
+    the margin spread over points and the wrong-logit spread are <= 1e-11 relative.
+
+    Exactness
+    ---------
+    Float64.
+
+    Mutants
+    -------
+    Scaling d^{1/2} or none: wrong logits differ between classes (C.1 fails).
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    for name in _groups(p):
+        G = group(name)
+        info = group_construction_info(name, st["exponent"])
+        ratio = info["wrong_over_correct"]
+        ev.add({"group": name, "wrong/correct logit": ratio, "-1/(|G|-1)": -1 / (G.order - 1),
+                "wrong-logit spread": info["wrong_spread"], "margin spread": info["margin_spread"]},
+               abs(ratio + 1 / (G.order - 1)) <= RTOL_EXACT and info["wrong_spread"] <= RTOL_EXACT
+               and info["margin_spread"] <= RTOL_EXACT)
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# D8: Theorem 7.9 (and X2 game)
+# ---------------------------------------------------------------------------------------------
+
+
+def _formula(dims, exponent=2.5, include_trivial=False, root=0.5):
+    order = sum(d * d for d in dims)
+    ds = dims if include_trivial else dims[1:]
+    return 2 / (3 * math.sqrt(3) * order**root * sum(d**exponent for d in ds))
+
+
+@claim(
+    id="thesis_ch7.theorem_7_9", source=SOURCE, label="Theorem 7.9", entry="D8",
+    title="Finite groups with real irreps: gamma* = 2/(3 sqrt(3|G|) sum_{n>=2} d_n^{2.5}) under the character condition",
+    lines=[(1638, 1651), (5293, 5573)],
+    printed={"formula": _formula, "require_condition": True, "extra": ()},
+    mutants=[
+        Mutant("drop-condition", "the formula without the character condition (S6, A5)",
+               {"formula": _formula, "require_condition": False, "extra": ("A5", "S6")}),
+        Mutant("Zp-rotation-irreps", "apply the formula to Z_5 with its 2-dim real rotation irreps",
+               {"formula": _formula, "require_condition": False, "extra": ("Z5",)}),
+        Mutant("exponent-2", "exponent 2.5 -> 2", {"formula": lambda d: _formula(d, exponent=2.0), "require_condition": True, "extra": ()}),
+        Mutant("|G|-not-sqrt", "sqrt(3|G|) -> sqrt(3)|G|", {"formula": lambda d: _formula(d, root=1.0), "require_condition": True, "extra": ()}),
+        Mutant("with-trivial", "sum including the trivial irrep", {"formula": lambda d: _formula(d, include_trivial=True),
+                                                                    "require_condition": True, "extra": ()}),
+    ],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full")), Param("restarts", int, 1, 100),
+            Param("max_opt_order", int, 0, 120, doc="groups up to this order get the numerical single-neuron route")],
+    tiers={"quick": {"groups": "quick", "restarts": 4, "max_opt_order": 6},
+           "full": {"groups": "full", "restarts": 6, "max_opt_order": 24}},
+)
+def check_theorem_7_9(st, p, ctx) -> Verdict:
+    """Theorem 7.9: max L_{2,3} margin for group composition with real irreducible representations.
+
+    Statement
+    ---------
+    Quadratic network, |G|-dim one-hot inputs, labels ab; G with all irreps real.  If m >= 2 sum_{n>=2}
+    d_n^3 and sum_{n>=2} d_n^{1.5} chi_n(C) < 0 for every non-trivial class C, then gamma* =
+    2/(3 sqrt(3|G|)) / sum_{n>=2} d_n^{2.5}; every max-margin neuron is spanned by one non-trivial
+    irrep and every non-trivial irrep is used (D9).  The condition holds for S_k "up until k = 5".
+
+    Source
+    ------
+    Seed 004, Theorem 7.9, lines 1638-1651; proof App. D.9, lines 5293-5573.
+
+    Checkable form
+    --------------
+    For every group the statement applies to (tier list; the condition evaluated on the character
+    table): (a) executed construction D.15 + D.16 (order <= 120), normalized margin (lower bound);
+    (b) value of the finite game X2 (LP; the dual gives class weights, an upper bound through Lemma
+    7.5 and D.13); (c) for order <= max_opt_order, the numerical single-neuron maximum with the Lemma
+    D.14 weights (upper bound), whose maximizer must be single-irrep (>= 1 - 1e-5).  All must equal the
+    statement's formula (rtol 1e-11; 1e-7 for (c)).  The claim "condition holds for S3, S4, S5 and not
+    S6" is checked on the character tables.
+
+    Exactness
+    ---------
+    Float64.
+
+    Mutants
+    -------
+    Dropping the condition (S6: game value 1.199 x formula; A5: 1.034 x); the formula for Z_5 with
+    2-dim rotation irreps (half of gamma*(Z_5)); exponent 2; |G| instead of sqrt|G|; sum including
+    the trivial irrep (factor 2 at Z2).
+    """
+    ev = Evidence("approx", rigor=Rigor.FLOAT, tol=RTOL_EXACT)
+    for name in ("S3", "S4", "S5", "S6"):
+        holds = bool(condition_values(group(name)).max() < 0)
+        ev.add({"group": name, "part": "condition holds exactly for S3..S5", "max condition value":
+                float(condition_values(group(name)).max())}, holds == (name != "S6"), relation="true")
+    for name in _groups(p) + tuple(st["extra"]):
+        G = group(name)
+        cond = float(condition_values(G).max())
+        if st["require_condition"] and cond >= 0:
+            continue
+        form = st["formula"](G.dims)
+        if name.startswith("Z") and name[1:].isdigit() and name != "Z2":
+            q = int(name[1:])
+            truth = K.cyclic_game_value(q)
+            ev.add({"group": name, "route": "gamma*(Z_p) (game X1) / formula"}, truth / form, 1.0)
+            continue
+        game = K.game_value(K.group_game_matrix(G))[0]
+        ev.add({"group": name, "route": "game value / formula", "condition max": cond}, game / form, 1.0)
+        if G.order <= 120:
+            info = group_construction_info(name)
+            ev.add({"group": name, "route": "construction / formula", "width": info["width"]}, info["normalized"] / form, 1.0)
+        if G.order <= p["max_opt_order"] and cond < 0:
+            best, z, _ = group_single_max(name, "d14", p["restarts"], SINGLE_SEED)
+            pw = [irrep_power(G, z[i * G.order:(i + 1) * G.order]) for i in range(3)]
+            owner = int(np.argmax(pw[2]))
+            ev.add({"group": name, "route": "single-neuron max (D.14 tau) / formula"}, best / form, 1.0, tol=RTOL_OPT)
+            ev.add({"group": name, "part 1": "maximizer single-irrep", "irrep": G.labels[owner],
+                    "power": min(float(x[owner]) for x in pw)}, min(float(x[owner]) for x in pw) >= 1 - 1e-5, relation="true")
+    return ev.verdict()
+
+
+@claim(
+    id="thesis_ch7.all_irreps_used", source=SOURCE, label="D.9.1", entry="D9",
+    title="Every non-trivial irrep is used; group 3-D Fourier transform of 1[ab = c]",
+    lines=[(5529, 5573)],
+    printed={"extra_transposed": False, "needs_all": True},
+    mutants=[Mutant("transposed-support", "f^_2 is also non-zero at the transposed index pattern (printed '(or j = k', k = j')')",
+                    {"extra_transposed": True, "needs_all": True}),
+             Mutant("one-irrep-spare", "all but one non-trivial irrep suffice", {"extra_transposed": False, "needs_all": False})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("groups", str, choices=("quick", "full"))],
+    tiers={"quick": {"groups": "quick"}, "full": {"groups": "full"}},
+)
+def check_all_irreps(st, p, ctx) -> Verdict:
+    """D.9.1: all representations are used by every max-margin network.
+
+    Statement
+    ---------
+    With f^(j,k,l) = sum_{a,b,c} rho_j(a) rho_k(b) rho_l(c) f(a,b,c): one optimal neuron of irrep R_m has
+    f^ != 0 only if j or k is trivial or j, k, l all belong to R_m; f_2 = lam 1[ab = c] has
+    f^_2(j,k,l) = lam |G|^2/d^2 exactly when j = (l1, m'), k = (m', l2), l = (l1, l2) in one irrep.
+    Hence every non-trivial irrep carries a neuron.
+
+    Source
+    ------
+    Seed 004, App. D.9.1, lines 5529-5573.
+
+    Checkable form
+    --------------
+    (a) For groups of order <= 24: the transform of 1[ab = c] over all basis triples, compared entrywise
+    with the stated support and value (1e-9); the mutant adds the transposed pattern j = (m', l1)...
+    as a second non-zero family.  (b) For every group satisfying the Thm 7.9 condition: the game X2
+    restricted to all irreps but one has value strictly below gamma* (1e-9 relative).
+
+    Exactness
+    ---------
+    Float64.
+
+    Mutants
+    -------
+    The spurious "(or j = k', k = j')" support and "one irrep is spare": both rejected.
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    for name in _groups(p):
+        G = group(name)
+        if condition_values(G).max() >= 0:
+            continue
+        if G.order <= 24:
+            B = G.basis()
+            own = G.basis_owner()
+            T = np.einsum("ja,kb,lab->jkl", B, B, B[:, G.mul])
+            want = np.zeros_like(T)
+            start = np.cumsum([0] + [d * d for d in G.dims])
+            for r, d in enumerate(G.dims):
+                base = start[r]
+                for l1 in range(d):
+                    for l2 in range(d):
+                        for mm in range(d):
+                            want[base + l1 * d + mm, base + mm * d + l2, base + l1 * d + l2] += G.order**2 / d**2
+                            if st["extra_transposed"] and d > 1:
+                                want[base + mm * d + l1, base + l2 * d + mm, base + l1 * d + l2] += G.order**2 / d**2
+            dev = float(np.abs(T - want).max())
+            ev.add({"group": name, "part": "3-D transform of 1[ab=c]", "max deviation": dev}, dev <= 1e-9 * G.order**2)
+            del own
+        full = K.game_value(K.group_game_matrix(G))[0]
+        nontriv = list(range(1, len(G.irreps)))
+        worst = max(K.game_value(K.group_game_matrix(G, [r for r in nontriv if r != x]))[0] for x in nontriv) \
+            if len(nontriv) > 1 else -np.inf
+        drop = worst < full * (1 - 1e-9)
+        ev.add({"group": name, "part": "best game value without one irrep / gamma*", "ratio": worst / full},
+               drop if st["needs_all"] else not drop)
+    return ev.verdict()
+
+
+@claim(
+    id="thesis_ch7.general_group_theorem", source=SOURCE, label="D.9.2", entry="D10",
+    title="General theorem for finite groups: LP supports give tau*, lambda* satisfying conditions (1)-(3)",
+    lines=[(5575, 5613)],
+    printed={"tau_norm": "size"},
+    mutants=[Mutant("plain-normalisation", "tau normalised by sum_n tau_{C_n} = 1 as printed (without |C_n|)", {"tau_norm": "plain"})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("execute_A5", bool)],
+    tiers={"quick": {"execute_A5": False}, "full": {"execute_A5": True}},
+)
+def check_general_theorem(st, p, ctx) -> Verdict:
+    """D.9.2: the general theorem for groups where Thm 7.9's condition fails.
+
+    Statement
+    ---------
+    Choose kappa_R, kappa_C; solve for tau* (equal brackets / sqrt(d) on kappa_R, class weights) and
+    lambda* (output sum_R lambda_R chi_R(C) equal on kappa_C, sum lambda = 1).  If (1) lambda*, tau* >= 0,
+    (2) bracket/sqrt(d) is maximal on kappa_R, (3) the classes in kappa_C carry the largest wrong
+    logits, then the lambda*-scaled optimal neurons form a max-margin network.
+
+    Source
+    ------
+    Seed 004, App. D.9.2, lines 5575-5613.
+
+    Checkable form
+    --------------
+    For S6 and A5 (condition of Thm 7.9 fails): solve the game X2; kappa_R = support of the primal
+    (cost shares nu), kappa_C = support of the dual pi; tau*_C = pi_C/|C| normalised by
+    sum |C| tau = 1 (the mutant: by sum tau = 1 as printed); lambda_R propto nu_R / d_R^{3/2}.  Check
+    (1)-(3) (1e-9) and that the certificate closes: 2 x the Lemma D.13 value at tau* equals the game
+    value (rtol 1e-9), which is the network's normalized margin; at the full tier the A5 network is
+    executed exhaustively (lower bound) and must have the same normalized margin.
+
+    Exactness
+    ---------
+    Float64 LP (HiGHS).
+
+    Mutants
+    -------
+    Plain normalisation sum tau = 1: the D.13 bound no longer matches the network.
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    for name in ("A5", "S6"):
+        G = group(name)
+        M = K.group_game_matrix(G)
+        val, nu, pi = K.game_value(M)
+        tab = G.character_table
+        sizes = G.class_sizes
+        d = np.array(G.dims, dtype=float)
+        kR = [r + 1 for r in np.nonzero(nu > 1e-9)[0]]
+        kC = [c + 1 for c in np.nonzero(pi > 1e-9)[0]]
+        tau = np.zeros(len(G.classes))
+        tau[1:] = pi / sizes[1:]
+        norm = (sizes * tau).sum() if st["tau_norm"] == "size" else tau.sum()
+        tau = tau / norm
+        br = np.array([(1 - sum(tau[n] * sizes[n] * tab[m, n] / d[m] for n in range(1, len(G.classes)))) / math.sqrt(d[m])
+                       for m in range(1, len(G.irreps))])
+        bound = 2 * br.max() / (3 * math.sqrt(3) * G.order**1.5)
+        lam = np.zeros(len(G.irreps))
+        lam[1:] = nu / d[1:] ** 1.5
+        lam /= lam.sum()
+        out = (lam[:, None] * tab).sum(axis=0)  # output per class (up to a positive constant)
+        c1 = bool(np.all(nu >= -1e-12) and np.all(pi >= -1e-12))
+        c2 = bool(br[[r - 1 for r in kR]].min() >= br.max() * (1 - 1e-9))
+        c3 = bool(out[kC].min() >= out[1:].max() - 1e-9 * abs(out).max())
+        ok = c1 and c2 and c3 and rel(bound, val) <= 1e-9
+        ev.add({"group": name, "kappa_R": [G.labels[r] for r in kR], "kappa_C": kC, "(1)": c1, "(2)": c2, "(3)": c3,
+                "2 x D.13 bound": bound, "game value": val, "Thm 7.9 formula": _formula(G.dims)}, ok)
+        if name == "A5" and p["execute_A5"]:
+            Us, Vs, Ws = [], [], []
+            for r in kR:
+                U, V, W = K.group_trace_construction(G, irreps=[r], scale_exponent=0.0)
+                sc = (nu[r - 1] / (2 * (3 * G.order / d[r]) ** 1.5 * d[r] ** 3)) ** (1 / 3)
+                Us.append(sc * U)
+                Vs.append(sc * V)
+                Ws.append(sc * W)
+            info = K.normalized_margin(G.mul, np.concatenate(Us), np.concatenate(Vs), np.concatenate(Ws))
+            ev.add({"group": name, "part": "executed network", "normalized": info["normalized"], "game": val},
+                   rel(info["normalized"], val) <= 1e-9)
+    return ev.verdict()
+
+
+@claim(
+    id="thesis_ch7.group_game", source=SOURCE, label="Theorem 7.9 (derived X2)", entry="X2", derived=True,
+    title="gamma*(G) as a finite game over irreps x classes; equals Thm 7.9 under its condition, exceeds it on S6, A5",
+    lines=[(1638, 1651), (5575, 5613)],
+    printed={"condition_matters": True},
+    mutants=[Mutant("formula-always", "the Thm 7.9 formula is the game value for every group with real irreps",
+                    {"condition_matters": False})],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("dihedral_max", int, 3, 60), Param("z2_max", int, 1, 8)],
+    tiers={"quick": {"dihedral_max": 12, "z2_max": 5}, "full": {"dihedral_max": 30, "z2_max": 6}},
+)
+def check_group_game(st, p, ctx) -> Verdict:
+    """Derived X2: the max margin for groups with real irreps is the value of a finite matrix game.
+
+    Statement
+    ---------
+    gamma*(G) = max_{nu in simplex} min_{C != e} sum_R nu_R M[R, C], M[R, C] = 2(d_R - chi_R(C)) /
+    ((3|G|)^{3/2} d_R^{3/2}) (R, C non-trivial): lower bound by D.15 blocks (cost linear in the output
+    amplitude), upper bound by Lemma 7.5 with pi_C = |C| tau_C.  Under the Thm 7.9 condition the value
+    is the Thm 7.9 formula; where the condition fails (S6, A5) it is strictly larger (not in the thesis).
+
+    Source
+    ------
+    Derived from Theorem 7.9 (lines 1638-1651) and App. D.9.2, lines 5575-5613.
+
+    Checkable form
+    --------------
+    D_n (3 <= n <= dihedral_max), Z_2^k (k <= z2_max), S3, S4, S5, products: condition holds and value =
+    formula (rtol 1e-11); S6, A5: condition fails and value > formula (1 + 1e-6).
+
+    Exactness
+    ---------
+    Float64 LP.
+
+    Mutants
+    -------
+    "The formula is always the game value": S6 (x 1.199) and A5 (x 1.034) reject it.
+    """
+    ev = Evidence("true", rigor=Rigor.FLOAT)
+    names = [f"D{n}" for n in range(3, p["dihedral_max"] + 1)] + ["Z2"] + [f"Z2^{k}" for k in range(2, p["z2_max"] + 1)]
+    names += ["S3", "S4", "S5", "S3xZ2", "S3xS3", "A5", "S6"]
+    for name in names:
+        G = group(name)
+        val = K.game_value(K.group_game_matrix(G))[0]
+        form = _formula(G.dims)
+        cond = bool(condition_values(G).max() < 0)
+        if cond or not st["condition_matters"]:
+            ev.add({"group": name, "condition": cond, "value / formula": val / form}, rel(val, form) <= RTOL_EXACT)
+        else:
+            ev.add({"group": name, "condition": cond, "value / formula": val / form}, val > form * (1 + 1e-6))
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# D0: Table D.1 (character table of S5)
+# ---------------------------------------------------------------------------------------------
+
+_T_CLASSES = ("e", "(12)", "(12)(34)", "(123)", "(1234)", "(12345)", "(12)(345)")
+_T_CYCLES = {(1, 1, 1, 1, 1): "e", (2, 1, 1, 1): "(12)", (2, 2, 1): "(12)(34)", (3, 1, 1): "(123)", (4, 1): "(1234)",
+             (5,): "(12345)", (3, 2): "(12)(345)"}
+_T_SIZES = (1, 10, 15, 20, 30, 24, 20)
+_T_ROWS = {  # as printed, lines 5269-5279
+    "R1": (1, 1, 1, 1, 1, 1, 1), "R2 (sign)": (1, -1, 1, 1, -1, 1, -1), "R3 (standard)": (4, -2, 0, 1, 0, -1, 1),
+    "R4 (standard x sign)": (4, 2, 0, 1, 0, -1, -1), "R5 (5d_a)": (5, 1, 1, -1, -1, 0, 1), "R6 (5d_b)": (5, -1, 1, -1, 1, 0, -1),
+    "R7 (6d)": (6, 0, -2, 0, 0, 1, 0),
+}
+#: the partition each label names: standard = (4,1) (chi = #fixed points - 1), 5d_a = (3,2) (chi((12)) = +1)
+_T_LABELS = {"R1": (5,), "R2 (sign)": (1, 1, 1, 1, 1), "R3 (standard)": (4, 1), "R4 (standard x sign)": (2, 1, 1, 1),
+             "R5 (5d_a)": (3, 2), "R6 (5d_b)": (2, 2, 1), "R7 (6d)": (3, 1, 1)}
+_T_SWAPPED = dict(_T_LABELS, **{"R3 (standard)": (2, 1, 1, 1), "R4 (standard x sign)": (4, 1)})
+
+
+def _cycle_type(perm) -> tuple[int, ...]:
+    seen, out = set(), []
+    for i in range(len(perm)):
+        if i in seen:
+            continue
+        j, n = i, 0
+        while j not in seen:
+            seen.add(j)
+            j = int(perm[j])
+            n += 1
+        out.append(n)
+    return tuple(sorted(out, reverse=True))
+
+
+@claim(
+    id="thesis_ch7.table_D1_S5_characters", source=SOURCE, label="Table D.1", entry="D0",
+    title="Character table of S5: values correct, rows 'standard' and 'standard x sign' swapped",
+    lines=[(5262, 5281)],
+    printed={"rows": _T_ROWS, "labels": _T_LABELS},
+    corrected={"rows": _T_ROWS, "labels": _T_SWAPPED},
+    mutants=[Mutant("6d-value", "6d row with chi((12)(34)) = +2 (labels corrected)",
+                    {"rows": dict(_T_ROWS, **{"R7 (6d)": (6, 0, 2, 0, 0, 1, 0)}), "labels": _T_SWAPPED})],
+    expect=Status.ERRATUM, rigor=Rigor.EXACT,
+)
+def check_table_d1(st, p, ctx) -> Verdict:
+    """Table D.1: the character table of S5 with its class sizes and row labels.
+
+    Statement
+    ---------
+    Classes e, (12), (12)(34), (123), (1234), (12345), (12)(345) of sizes 1, 10, 15, 20, 30, 24, 20;
+    rows R1 (trivial), R2 (sign), R3 (standard) = (4, -2, 0, 1, 0, -1, 1), R4 (standard x sign) =
+    (4, 2, 0, 1, 0, -1, -1), R5 (5d_a), R6 (5d_b), R7 (6d) as printed.
+
+    Source
+    ------
+    Seed 004, Table D.1 (App. D.8.1), lines 5262-5281.
+
+    Checkable form
+    --------------
+    Characters of the Young-orthogonal-form irreps of S5 (kernels.groups), classes identified by cycle
+    type, each printed row compared (rounded to integers; the characters are integers up to 1e-12)
+    with the irrep of the partition its label names: standard = (4,1), the permutation representation
+    minus the trivial one (chi = #fixed points - 1, so chi((12)) = +2), 5d_a = (3,2).  Class sizes
+    compared too.  Corrected: labels of R3 and R4 swapped (the values are right).
+
+    Exactness
+    ---------
+    Exact integer comparison after rounding float characters with error < 1e-12.
+
+    Mutants
+    -------
+    A wrong value in the 6d row (chi((12)(34)) = +2): rejected even with the labels corrected.
+    """
+    ev = Evidence("true", rigor=Rigor.EXACT)
+    G = group("S5")
+    tab = G.character_table
+    col = {}
+    for ci, C in enumerate(G.classes):
+        col[_T_CYCLES[_cycle_type(G.perms[int(C[0])])]] = ci
+    sizes = tuple(int(G.class_sizes[col[c]]) for c in _T_CLASSES)
+    ev.add({"part": "class sizes", "computed": sizes}, sizes == _T_SIZES)
+    by_partition = {lab: i for i, lab in enumerate(G.labels)}  # labels are str(partition)
+    for label, row in st["rows"].items():
+        r = by_partition[str(st["labels"][label])]
+        vals = np.array([tab[r, col[c]] for c in _T_CLASSES])
+        integral = float(np.abs(vals - np.round(vals)).max()) < 1e-12
+        computed = tuple(int(v) for v in np.round(vals))
+        ev.add({"row": label, "partition": str(st["labels"][label]), "printed": row, "computed": computed},
+               integral and computed == tuple(row))
+    return ev.verdict()
