@@ -1,0 +1,328 @@
+"""Empirical parts (thesis Secs. 8.1, 8.3.1, 8.3.3; Figs. 8.1-8.5, E.3-E.8): training on ICL-MC (C21)
+and the n-gram extension (C22), at CPU sizes.
+
+What is run here: the softmax minimal model (the figures' variant of (8.8); kernels.training.induction)
+trained with Adam and cross-entropy on fresh ICL-MC chains, evaluated by the last-token KL against
+the strategy levels; at the gpu tier also a short run of the 2-layer attention-only transformer
+(numpy trainer with an exact backward).  What is not run: the thesis-sized transformer training of
+Figs. 8.1, 8.3 (top), E.3-E.5 (about 2e5 steps of batch 64 at t = 100, far beyond the CPU budget) and
+the 3-head trigram transformers of Fig. 8.5; for C22 the checkable part, the four strategy levels of
+the trigram task, is computed.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels.markov_icl import (
+    k2_exact_losses,
+    last_token_kl,
+    sample_chains,
+    sample_ngram_chains,
+    sample_transition_matrices,
+    strategy_predictions,
+)
+from kernels.training.induction import (
+    init_transformer,
+    softmax_minimal_forward,
+    train_softmax_minimal,
+    train_transformer,
+    transformer_logits,
+)
+
+from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from . import SOURCE
+from .architecture import _limit_last
+
+
+def _eval_set(seed: int, k: int, t: int, n: int):
+    er = np.random.default_rng(np.random.SeedSequence(seed))
+    Pe = sample_transition_matrices(er, k, n)
+    xe = sample_chains(er, Pe, t)
+    return Pe, xe, Pe[np.arange(n), xe[:, -1]]
+
+
+@functools.lru_cache(maxsize=8)
+def _train(eval_seed: int, train_seed: int, t: int, steps: int, lr: float, eval_every: int, eval_n: int):
+    """One seeded training run (cached: the printed statement and the mutants share it)."""
+    k = 2
+    _, xe, rowe = _eval_set(eval_seed, k, t, eval_n)
+
+    def evaluate(W, v, beta):
+        lg, _ = softmax_minimal_forward(xe, k, W, v, beta)
+        return float(last_token_kl(rowe, _softmax_rows(lg[:, -1])).mean())
+
+    def sample_batch(rng, b):
+        return sample_chains(rng, sample_transition_matrices(rng, k, b), t + 1)
+
+    rng = np.random.default_rng(np.random.SeedSequence(train_seed))
+    return train_softmax_minimal(rng, sample_batch, k, t, steps, lr=lr, eval_every=eval_every, evaluate=evaluate)
+
+
+def _transformer_part(ev: Evidence, p, ctx) -> None:
+    """The 2-layer attention-only transformer (d = tf_d, t = tf_t, AdamW lr tf_lr, batch 64, CE on all
+    positions), k = 2: a short run (no claim about the bigram drop, which needs far more steps)."""
+    k, t = 2, p["tf_t"]
+    Pe, xe, rowe = _eval_set(ctx.seed("tf-eval"), k, t, p["eval_n"])
+    lv = {s: float(last_token_kl(rowe, strategy_predictions(xe, k, s, Pe)).mean()) for s in ("uniform", "unigram", "bigram")}
+
+    def evaluate(params):
+        lg, _ = transformer_logits(params, xe)
+        return float(last_token_kl(rowe, _softmax_rows(lg[:, -1])).mean())
+
+    def sample_batch(rng, b):
+        return sample_chains(rng, sample_transition_matrices(rng, k, b), t + 1)
+
+    p0 = init_transformer(ctx.rng("tf-init"), k, p["tf_d"], t)
+    _, hist = train_transformer(ctx.rng("tf-train"), sample_batch, p0, p["tf_steps"], lr=p["tf_lr"],
+                                eval_every=max(1, p["tf_steps"] // 40), evaluate=evaluate)
+    loss = [h[1] for h in hist]
+    ev.details["transformer: levels, losses"] = (lv, [(h[0], round(h[1], 5)) for h in hist])
+    ev.add({"model": "transformer", "part": "first evaluation within 0.02 of the uniform level"}, abs(loss[0] - lv["uniform"]), 0.02)
+    ev.add({"model": "transformer", "part": "final < 0.8 unigram (past the unigram level)"}, loss[-1], 0.8 * lv["unigram"])
+    xs = [0, p["tf_steps"]]
+    ev.plots.append({"title": f"2-layer attention-only transformer (k = 2, t = {t}, d = {p['tf_d']}): last-token KL vs step",
+                     "xlabel": "training step", "ylabel": "E KL(P_row || model)", "logy": True,
+                     "series": [{"x": [h[0] for h in hist], "y": loss, "label": "transformer", "style": "-"}]
+                     + [{"x": xs, "y": [lv[s]] * 2, "label": f"{s} strategy", "style": "--"} for s in ("uniform", "unigram", "bigram")]})
+
+
+@dataclass(frozen=True)
+class MinimalPhases:
+    ends_at: str = "bigram"  # the trained minimal model ends at the bigram level ('unigram': mutant)
+    layer1_offset: int = 2  # the learned layer-1 position weights peak at r = 2 (previous token)
+
+
+def _softmax_rows(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(-1, keepdims=True)
+
+
+@claim(
+    id="thesis_ch8.empirical_phases",
+    source=SOURCE,
+    label="Sec. 8.3.1 (empirical phases)",
+    entry="C21",
+    title="Minimal model (softmax variant) trained on ICL-MC: uniform -> bigram with no unigram plateau; learns the construction",
+    lines=[(1832, 1846), (6026, 6030)],
+    printed=MinimalPhases(),
+    mutants=[Mutant("stops-at-unigram", "the minimal model plateaus at the unigram level (final loss within 10% of unigram)",
+                    MinimalPhases(ends_at="unigram")),
+             Mutant("layer1-self", "the learned layer-1 position weights peak at r = 1 (self)", MinimalPhases(layer1_offset=1))],
+    expect=Status.REPRODUCED,
+    rigor=Rigor.STATISTICAL,
+    kind=Kind.EMPIRICAL,
+    params=[Param("t", int, 8, 200), Param("steps", int, 50, 200_000), Param("lr", float, 1e-5, 1.0), Param("seeds", int, 1, 20),
+            Param("eval_every", int, 5, 10_000), Param("eval_n", int, 100, 100_000),
+            Param("tf_steps", int, 0, 1_000_000, doc="steps of the 2-layer transformer run (0: not run)"),
+            Param("tf_t", int, 4, 200), Param("tf_d", int, 2, 64), Param("tf_lr", float, 1e-6, 1.0)],
+    tiers={"quick": {"t": 30, "steps": 600, "lr": 0.006, "seeds": 1, "eval_every": 30, "eval_n": 300,
+                     "tf_steps": 0, "tf_t": 20, "tf_d": 8, "tf_lr": 0.003},
+           "full": {"t": 30, "steps": 800, "lr": 0.005, "seeds": 2, "eval_every": 40, "eval_n": 1000},
+           "gpu": {"t": 60, "steps": 3000, "lr": 0.003, "seeds": 5, "eval_every": 100, "eval_n": 2000, "tf_steps": 2000}},
+)
+def check_empirical_phases(statement: MinimalPhases, p, ctx) -> Verdict:
+    """Fig. 8.3 (bottom): the minimal model converges to bigrams with little or no unigram plateau.
+
+    Statement
+    ---------
+    Sec. 8.3.1 / Fig. 8.3: transformers trained on ICL-MC pass uniform -> unigram plateau -> bigram;
+    the minimal model (trained from v constant, W_K = 0, SGD, cross-entropy) converges to the bigram
+    solution with little or no unigram plateau, and its effective positional weights concentrate on
+    the previous token (the construction of Prop. 8.2 / Fact 8.3).  Only this minimal-model part is
+    run here (see the module docstring for what is not run).
+
+    Hypotheses
+    ----------
+    The softmax variant of (8.8) (catalog pitfall 11): logits beta sum_t' att_{p,t'} e_{x_t'}, layer-2
+    scores e_{x_p}^T W h_t', h_s = sum_r softmax_r(v) e_{x_{s-r+1}}, init W = 0, v = 0, beta = 0 (the
+    uniform predictor); Adam (lr as given), batch 64, cross-entropy on all positions; k = 2; t smaller
+    than the thesis's 100 (CPU budget).
+
+    Source
+    ------
+    Thesis (seed 004), Sec. 8.3.1 and the caption of Fig. 8.3, lines 1832-1846; training details
+    App. E.2, lines 6026-6030.
+
+    Checkable form
+    --------------
+    For each seed: train `steps` steps; every eval_every steps the last-token KL on a fixed evaluation
+    set of eval_n chains.  Levels on the same set: uniform, unigram, bigram (add-one) strategies and the
+    model class's bigram floor min_a E KL(P_row || softmax(a freq)) (freq = normalised successor
+    counts, the construction's output).  Assert: (i) the first evaluation equals the uniform level
+    (beta = 0); (ii) ends_at = bigram: final loss < 0.5 x unigram and <= 1.6 x floor; ends_at = unigram:
+    |final/unigram - 1| <= 0.1; (iii) at most 3 evaluations inside the unigram band (+-10%), i.e. no
+    plateau there; (iv) argmax_r softmax(v)_r = layer1_offset with mass >= 0.5, and W diagonal >
+    off-diagonal.
+
+    Exactness
+    ---------
+    Statistical: one seeded run per seed (CPU-reproducible bit for bit); the evaluation set's standard
+    error is ~3% of the losses.  The floor is reached only as the attention sharpens (|W|, |v| -> inf),
+    slowly: after 800 Adam steps at t = 30 the measured ratio final/floor is 1.35 (still decreasing),
+    hence the bound 1.6 for "converges towards the bigram solution" at this budget; the unigram
+    level is 2.5 x higher, so (ii) separates the two outcomes by a wide margin.  Status reproduced /
+    not-reproduced.
+
+    Mutants
+    -------
+    stops-at-unigram fails (ii) (final 0.045 against unigram 0.096 at t = 30); layer1-self fails (iv)
+    (mass 0.85 at r = 2).
+
+    Notes
+    -----
+    With tf_steps > 0 (gpu tier) a short run of the 2-layer attention-only transformer is added
+    (kernels.training.induction.train_transformer, backward tested against finite differences):
+    asserted are only a near-uniform start and a final loss below 0.8 x unigram; a CPU run (t = 20,
+    d = 8, lr 3e-3, 2000 steps) went 0.220 -> ~0.11-0.095 (near the unigram level 0.097) -> 0.058-0.062
+    and had not reached the bigram level 0.043.
+    """
+    ev = Evidence("le", rigor=Rigor.STATISTICAL)
+    k, t = 2, p["t"]
+    Pe, xe, rowe = _eval_set(ctx.seed("eval"), k, t, p["eval_n"])
+    levels = {s: float(last_token_kl(rowe, strategy_predictions(xe, k, s, Pe)).mean()) for s in ("uniform", "unigram", "bigram")}
+    freq = _limit_last(xe, k)
+    levels["floor"] = min(float(last_token_kl(rowe, _softmax_rows(a * freq)).mean()) for a in np.arange(0.25, 6.01, 0.25))
+    exact = k2_exact_losses(t)
+    ev.details["levels (eval set)"] = levels
+    ev.details["exact levels (k=2)"] = {s: exact[s] for s in ("uniform", "unigram", "bigram", "bayes")}
+
+    series = []
+    for seed in range(p["seeds"]):
+        (W, v, beta), hist = _train(ctx.seed("eval"), ctx.seed(f"train-{seed}"), t, p["steps"], p["lr"], p["eval_every"], p["eval_n"])
+        steps = [h[0] for h in hist]
+        loss = [h[1] for h in hist]
+        series.append({"x": steps, "y": loss, "label": f"minimal model, seed {seed}", "style": "-"})
+        case = {"seed": seed, "t": t}
+        ev.add(dict(case, part="(i) first evaluation = uniform level"), abs(loss[0] - levels["uniform"]), 1e-12)
+        final = loss[-1]
+        if statement.ends_at == "bigram":
+            ev.add(dict(case, part="(ii) final < 0.5 unigram"), final, 0.5 * levels["unigram"])
+            ev.add(dict(case, part="(ii) final <= 1.6 floor"), final, 1.6 * levels["floor"])
+        else:
+            ev.add(dict(case, part="(ii) |final/unigram - 1| <= 0.1"), abs(final / levels["unigram"] - 1), 0.1)
+        band = sum(1 for x in loss if abs(x / levels["unigram"] - 1) <= 0.1)
+        ev.add(dict(case, part="(iii) evaluations in the unigram band"), band, 3)
+        pw = _softmax_rows(v)
+        ev.add(dict(case, part="(iv) argmax_r softmax(v)_r"), int(np.argmax(pw)) + 1, statement.layer1_offset, relation="eq")
+        ev.add(dict(case, part="(iv) mass at the argmax >= 0.5"), 0.5, float(pw.max()))
+        ev.add(dict(case, part="(iv) W diagonal > off-diagonal"), float(W[0, 1] + W[1, 0]), float(W[0, 0] + W[1, 1]), relation="lt")
+        ev.details[f"seed {seed}: final loss, beta, softmax(v)[1..4]"] = (final, beta, pw[:4].tolist())
+        if seed == 0:
+            ev.plots.append({"title": f"Learned layer-1 position weights softmax(v) (t = {t}) vs the construction",
+                             "xlabel": "offset r", "ylabel": "weight",
+                             "series": [{"x": list(range(1, 11)), "y": pw[:10].tolist(), "label": "learned", "style": "o-"},
+                                        {"x": list(range(1, 11)), "y": [float(r == 2) for r in range(1, 11)], "label": "construction (r = 2)",
+                                         "style": "--"}]})
+            _, cache = softmax_minimal_forward(xe[:1], k, W, v, beta)
+            a2 = cache[4][0]
+            chain = xe[0][:t]
+            prev = np.concatenate([chain[:1], chain[:-1]])  # x_0 := x_1
+            ac = np.zeros((t, t))
+            for q in range(t):
+                S = [j for j in range(q + 1) if prev[j] == chain[q]] or list(range(q + 1))
+                ac[q, S] = 1.0 / len(S)
+            labels = [str(i) for i in range(1, t + 1)]
+            for z, who in ((a2, "learned (seed 0)"), (ac, "construction limit")):
+                ev.plots.append({"kind": "heatmap", "title": f"Layer-2 attention, {who}; chain {''.join(map(str, chain))}",
+                                 "z": z.tolist(), "x": labels, "y": labels, "zlabel": "attention (query p, key t')", "series": []})
+    if p["tf_steps"] > 0:
+        _transformer_part(ev, p, ctx)
+    xs = [0, p["steps"]]
+    lines = [{"x": xs, "y": [exact[s]] * 2, "label": f"{s} strategy (exact)", "style": "--"} for s in ("uniform", "unigram", "bigram", "bayes")]
+    lines.append({"x": xs, "y": [levels["floor"]] * 2, "label": "softmax(a freq) floor (eval set)", "style": ":"})
+    ev.plots.append({"title": f"Minimal model on ICL-MC (k = 2, t = {t}): last-token KL vs step", "xlabel": "training step",
+                     "ylabel": "E KL(P_row || model)", "logy": True, "series": series + lines})
+    return ev.verdict(seed=ctx.seed("train-0"))
+
+
+# ---------------------------------------------------------------------------------------------
+# C22. n-gram extension
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrigramLevels:
+    first: str = "stationary"  # initial (n-1)-tuple from the stationary law on tuples
+    strict_hierarchy: bool = True  # uniform > unigram > bigram > trigram, each gap > 4 s.e.
+    bigram_suffices: bool = False  # mutant: the bigram strategy already reaches the trigram level
+
+
+@claim(
+    id="thesis_ch8.ngram_extension",
+    source=SOURCE,
+    label="Sec. 8.3.3 (n-grams)",
+    entry="C22",
+    title="Trigram task: the four strategy levels (uniform > unigram > bigram > trigram) that the 4 training stages sit at",
+    lines=[(1888, 1888), (1900, 1904), (1730, 1730)],
+    printed=TrigramLevels(),
+    mutants=[Mutant("bigram-suffices", "on the trigram task the bigram strategy reaches the trigram level (within 10%)",
+                    TrigramLevels(bigram_suffices=True))],
+    expect=Status.MECHANISM,
+    rigor=Rigor.STATISTICAL,
+    kind=Kind.MECHANISM,
+    params=[Param("t", int, 10, 1000), Param("n", int, 1000, 10_000_000)],
+    tiers={"quick": {"t": 100, "n": 8000}, "full": {"t": 200, "n": 20000}},
+)
+def check_ngram_extension(statement: TrigramLevels, p, ctx) -> Verdict:
+    """The hierarchy of n-gram strategies on the 3-gram ICL task (the plateaus of Fig. 8.5).
+
+    Statement
+    ---------
+    Sec. 8.3.3: attention-only transformers with 3 heads per layer (Adam, lr 3e-2, context 200) learn
+    3-grams hierarchically in four stages uniform -> unigram -> bigram -> trigram and converge close to
+    Bayes-optimal; single-head models cannot beat bigrams.  Task (l.1730): every 2-token context has
+    its own Dir(1) next-token law.
+
+    Hypotheses
+    ----------
+    The transformers are not trained here (see the module docstring): the check establishes the four
+    distinct levels the stages are defined by (mechanism level).  The first two tokens follow the
+    stationary law of the induced chain on pairs (the thesis leaves this open); k = 2.
+
+    Source
+    ------
+    Thesis (seed 004), Sec. 8.3.3 (n-grams), lines 1900-1904, Fig. 8.5 caption, line 1888, and the
+    n-gram task definition, line 1730.
+
+    Checkable form
+    --------------
+    Monte Carlo (n chains of length t, k = 2): last-token KL of the add-one 0/1/2/3-gram strategies
+    against the true next-token law of the last context; every consecutive difference > 4 paired s.e.;
+    the trigram level below 2 k^2 (k-1)/(2t) (the add-one risk scale).  The mutant demands
+    |bigram/trigram - 1| <= 0.1.
+
+    Exactness
+    ---------
+    Statistical, 4-sigma on paired differences.
+
+    Mutants
+    -------
+    bigram-suffices fails: bigram/trigram ~ 5-9.
+    """
+    ev = Evidence("gt", rigor=Rigor.STATISTICAL)
+    k, t, n = 2, p["t"], p["n"]
+    rng = ctx.rng("chains")
+    Q, x = sample_ngram_chains(rng, k, 3, n, t)
+    ctxid = x[:, -2] * k + x[:, -1]
+    row = Q[np.arange(n), ctxid]
+    kls = {}
+    for name, order in (("uniform", 0), ("unigram", 1), ("bigram", 2), ("trigram", 3)):
+        q = strategy_predictions(x, k, "uniform") if order == 0 else strategy_predictions(x, k, "ngram", order=order)
+        kls[name] = last_token_kl(row, q)
+    ev.details["levels (mean, s.e.)"] = {s: (float(v.mean()), float(v.std(ddof=1) / math.sqrt(n))) for s, v in kls.items()}
+    names = list(kls)
+    for hi, lo in itertools.pairwise(names):
+        d = kls[hi] - kls[lo]
+        ev.add({"t": t, "part": f"{hi} - {lo} (in s.e.)"}, float(d.mean() / (d.std(ddof=1) / math.sqrt(n))), 4.0)
+    ev.add({"t": t, "part": "trigram level < 2 k^2 (k-1)/(2t)"}, 2 * k * k * (k - 1) / (2 * t), float(kls["trigram"].mean()))
+    if statement.bigram_suffices:
+        ev.add({"t": t, "part": "|bigram/trigram - 1| <= 0.1"}, abs(float(kls["bigram"].mean() / kls["trigram"].mean()) - 1), 0.1,
+               relation="le")
+    return ev.verdict(seed=ctx.seed("chains"))
