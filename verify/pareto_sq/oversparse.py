@@ -1,0 +1,744 @@
+"""Over-sparse initialisation (App. C.2.2): Lemmas C.2-C.4, C.6 (readout), C.10, the rho bounds of
+O'Donnell Thm 5.22, Theorem 6.4 / C.11 (width requirement) and the exact-sparsity remark.
+
+Independent routes: closed forms of kernels.oversparse (O'Donnell's formula for Maj_N^(t)) against the
+exhaustive cube sums of kernels.oversparse.correlation_vector (every point of {±1}^n), the exact
+Krawtchouk spectrum of majority (kernels.symmetric), exhaustive subset enumeration, and exact binomial
+tails (scipy.stats.binom).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+from scipy import stats
+
+from kernels.oversparse import (
+    C_ks,
+    c_ks,
+    correlation_vector,
+    maj_hat,
+    p_good_oversparse,
+    parity_readout,
+    rho,
+)
+from kernels.symmetric import symmetric_spectrum
+
+from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from . import SOURCE
+
+
+def majority_spectrum_ties_minus(N: int) -> list[Fraction]:
+    """Exact spectrum of Maj_N with sign(0) = -1 through the Krawtchouk route (kernels.symmetric)."""
+    return symmetric_spectrum([1 if N - 2 * j > 0 else -1 for j in range(N + 1)])
+
+
+# ---------------------------------------------------------------------------------------------
+# E7. Lemma C.2
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoodProbabilityBound:
+    """P[S inside supp w] >= lower(n, k, s) for all s with s_min(k) <= s <= n."""
+
+    lower: Callable[[int, int, int], Fraction]
+    s_min: Callable[[int], int]
+
+
+_PRINTED_C2 = GoodProbabilityBound(lambda n, k, s: Fraction(s, 2 * n) ** k, lambda k: 4 * k + 1)
+
+
+@claim(
+    id="thesis_ch6.lemma_C.2",
+    source=SOURCE,
+    label="Lemma C.2",
+    entry="E7",
+    title="A random s-sparse neuron is good with probability C(n-k,s-k)/C(n,s) >= (s/2n)^k",
+    lines=[(4119, 4129)],
+    printed=_PRINTED_C2,
+    mutants=[
+        Mutant("no-factor-2", "(s/n)^k instead of (s/2n)^k", GoodProbabilityBound(lambda n, k, s: Fraction(s, n) ** k, lambda k: 4 * k + 1)),
+        Mutant("hypothesis-dropped", "drop 4k < s (any s >= k)", GoodProbabilityBound(_PRINTED_C2.lower, lambda k: k)),
+    ],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.EXACT,
+    params=[Param("n_max", int, 2, 400, doc="all n <= n_max"), Param("k_max", int, 1, 16, doc="all k <= k_max"),
+            Param("n_enum", int, 2, 18, doc="exhaustive subset enumeration for n <= n_enum")],
+    tiers={"quick": {"n_max": 60, "k_max": 12, "n_enum": 12}, "full": {"n_max": 120, "k_max": 14, "n_enum": 14}},
+)
+def check_good_probability(statement: GoodProbabilityBound, p, ctx) -> Verdict:
+    """Lemma C.2: probability of a good over-sparse neuron.
+
+    Statement
+    ---------
+    Fix 4k < s <= n, w uniform over the s-subsets of [n] (value 1 there, 0 elsewhere), S a k-subset.
+    Then P[S inside supp(w)] >= (s/2n)^k.
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.2, Lemma C.2 and its proof, lines 4119-4129.
+
+    Checkable form
+    --------------
+    (a) Exhaustive enumeration of all s-subsets for n <= n_enum: the good fraction equals
+    C(n-k, s-k)/C(n, s) (kernels.oversparse.p_good_oversparse).  (b) For every n <= n_max, k <= k_max
+    and s_min(k) <= s <= n: p_good >= lower(n, k, s); one case per (n, k), the s with the smallest ratio
+    p_good / lower (all s are compared).
+
+    Exactness
+    ---------
+    Exact: integer counts and Fractions.
+
+    Mutants
+    -------
+    (s/n)^k fails as soon as k >= 2 and s < n: first witness n = 10, k = 2, s = 9 (p = 4/5 < 81/100).
+    Dropping the hypothesis 4k < s: at s = k the probability is 1/C(n, k), below (k/2n)^k once n and k
+    are large: first witness n = 52, k = s = 9 (the checker scans k <= k_max, n <= n_max).
+    """
+    ev = Evidence("ge", rigor=Rigor.EXACT)
+    for n in range(2, p["n_enum"] + 1):
+        for k in (1, 2, 3):
+            for s in range(max(k, 1), n + 1, 3):
+                good = sum(1 for w in itertools.combinations(range(n), s) if set(range(k)) <= set(w))
+                ev.add({"n": n, "k": k, "s": s, "route": "enumeration vs closed form"}, Fraction(good, comb(n, s)),
+                       p_good_oversparse(n, k, s), relation="eq")
+    for k in range(1, p["k_max"] + 1):
+        for n in range(max(statement.s_min(k), 1), p["n_max"] + 1):
+            best = None
+            for s in range(statement.s_min(k), n + 1):
+                ratio = p_good_oversparse(n, k, s) / statement.lower(n, k, s)
+                if best is None or ratio < best[0]:
+                    best = (ratio, s)
+            if best is None:
+                continue
+            s = best[1]
+            ev.add({"n": n, "k": k, "s": s, "ratio p/lower": float(best[0])}, p_good_oversparse(n, k, s), statement.lower(n, k, s))
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E8. Lemma C.3
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FourierGap:
+    """Good over-sparse neuron: vector C 1_S + c 1_{w\\S}; |C| > kappa_k C(s,k-1)^{-1/2}; |c|/|C| <= ratio(k, s)."""
+
+    C: Callable[[int, int], Fraction]
+    c: Callable[[int, int], Fraction]
+    kappa: Callable[[int], float]
+    ratio: Callable[[int, int], Fraction]
+
+
+_PRINTED_C3 = FourierGap(C_ks, c_ks, lambda k: 0.5 * math.sqrt(rho(k - 1)), lambda k, s: Fraction(4 * k, s))
+
+
+@claim(
+    id="thesis_ch6.lemma_C.3",
+    source=SOURCE,
+    label="Lemma C.3",
+    entry="E8",
+    title="Fourier gap of a good over-sparse neuron: C_{k,s} on S, c_{k,s} on w\\S, |c|/|C| <= 4k/s",
+    lines=[(4131, 4171)],
+    printed=_PRINTED_C3,
+    mutants=[
+        Mutant("ratio-(k-1)/s", "|c|/|C| <= (k-1)/s", FourierGap(C_ks, c_ks, _PRINTED_C3.kappa, lambda k, s: Fraction(k - 1, s))),
+        Mutant("ratio-k/s", "|c|/|C| <= k/s", FourierGap(C_ks, c_ks, _PRINTED_C3.kappa, lambda k, s: Fraction(k, s))),
+        Mutant("kappa-no-half", "kappa_k = sqrt(rho(k-1))", FourierGap(C_ks, c_ks, lambda k: math.sqrt(rho(k - 1)), _PRINTED_C3.ratio)),
+        Mutant("levels-swapped", "C = Maj^(k+1)/2, c = Maj^(k-1)/2", FourierGap(c_ks, C_ks, _PRINTED_C3.kappa, _PRINTED_C3.ratio)),
+    ],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.EXACT,
+    params=[Param("neurons", int, 1, 200, doc="random good neurons per (n, k, s)"),
+            Param("n_extra", int, 1, 4, doc="n from s+1 to s+n_extra (exhaustive 2^n sums)"),
+            Param("s_max", int, 9, 5001, doc="closed-form bounds for odd s <= s_max")],
+    tiers={"quick": {"neurons": 3, "n_extra": 2, "s_max": 401}, "full": {"neurons": 8, "n_extra": 3, "s_max": 601}},
+    uses_backend=True,
+)
+def check_fourier_gap(statement: FourierGap, p, ctx) -> Verdict:
+    """Lemma C.3: the Fourier gap of a good over-sparse neuron.
+
+    Statement
+    ---------
+    k even, s odd, k < s/4, w in {0,1}^n with |supp w| = s and S inside supp w, h_w = relu(<w, x>).
+    (1) For i in S: E_x[d h_w/d w_i chi_S] = C_{k,s} := Maj_s^(k-1)/2; (2) for i not in S:
+    E_x[d h_w/d w_i chi_S] = w_i c_{k,s}, c_{k,s} := Maj_s^(k+1)/2; and |C_{k,s}| > kappa_k C(s,k-1)^{-1/2}
+    with kappa_k = sqrt(rho(k-1))/2, |c_{k,s}|/|C_{k,s}| <= 4k/s.
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.2, Lemma C.3 and proof, lines 4131-4171 (rho as corrected in E10).
+
+    Checkable form
+    --------------
+    (a) Exhaustive: for k = 2 (s = 9, 11) and k = 4 (s = 17), n = s+1..s+n_extra, random S and random
+    good supports, the exact correlation vector over all 2^n points equals C 1_S + c 1_{supp w \\ S}.
+    (b) The closed forms C, c equal the Krawtchouk spectrum of Maj_s (exact, s <= 61).  (c) For every
+    even k and odd s with 4k < s <= s_max: |C|^2 C(s, k-1) > kappa_k^2 and |c|/|C| <= ratio(k, s).
+
+    Exactness
+    ---------
+    (a), (b) and the ratio are exact (Fractions); the kappa bound compares the exact rational
+    |C|^2 C(s,k-1) with the float kappa^2 = rho(k-1)/4 (pi): the smallest relative margin on the grid is
+    > 1e-4, far above float64 rounding (1e-15).
+
+    Mutants
+    -------
+    (k-1)/s is below the exact ratio (k-1)/(s-k) for every s; k/s fails for s < k^2 (k = 6, s = 25);
+    kappa without the 1/2 fails for large s (the ratio tends to 1/2); swapping the levels fails (a).
+    """
+    ev = Evidence("le", rigor=Rigor.EXACT)
+    rng = ctx.rng("neurons")
+    for k, s in ((2, 9), (2, 11), (4, 17)):
+        for n in range(s + 1, s + p["n_extra"] + 1):
+            for _ in range(p["neurons"]):
+                perm = rng.permutation(n)
+                supp, S = perm[:s], perm[:k][rng.permutation(k)]
+                w = np.zeros(n)
+                w[supp] = 1
+                g = correlation_vector(w, [int(i) for i in S], backend=ctx.backend)
+                pred = [statement.C(k, s) if i in set(S.tolist()) else statement.c(k, s) * int(w[i]) for i in range(n)]
+                bad = [i for i in range(n) if g[i] != pred[i]]
+                i0 = bad[0] if bad else int(S[0])
+                ev.add({"n": n, "k": k, "s": s, "S": sorted(S.tolist()), "i": i0}, g[i0], pred[i0], relation="eq")
+    for s in range(9, 62, 2):
+        spec = majority_spectrum_ties_minus(s)
+        for k in range(2, (s - 1) // 4 + 1, 2):
+            ev.add({"s": s, "k": k, "route": "Krawtchouk C"}, spec[k - 1] / 2, statement.C(k, s), relation="eq")
+            ev.add({"s": s, "k": k, "route": "Krawtchouk c"}, spec[k + 1] / 2, statement.c(k, s), relation="eq")
+    worst_kappa = None
+    for k in range(2, 40, 2):
+        kap2 = statement.kappa(k) ** 2
+        for s in range(4 * k + 1 + (4 * k) % 2, p["s_max"] + 1, 2):
+            if s % 2 == 0:
+                continue
+            C, c = statement.C(k, s), statement.c(k, s)
+            ev.add({"k": k, "s": s, "bound": "|c|/|C|"}, abs(c) / abs(C), statement.ratio(k, s))
+            lhs = float(C * C * comb(s, k - 1))
+            if worst_kappa is None or lhs / kap2 < worst_kappa[0]:
+                worst_kappa = (lhs / kap2, k, s, lhs, kap2)
+            if lhs <= kap2:
+                ev.add({"k": k, "s": s, "bound": "|C|^2 C(s,k-1) > kappa^2"}, lhs, kap2, relation="gt")
+    _, k, s, lhs, kap2 = worst_kappa
+    ev.add({"k": k, "s": s, "bound": "|C|^2 C(s,k-1) > kappa^2 (tightest)"}, lhs, kap2, relation="gt")
+    ev.details["exact ratio c/C = -(k-1)/(s-k)"] = all(
+        C_ks(k, s) * (-(k - 1)) == c_ks(k, s) * (s - k) for k in range(2, 20, 2) for s in range(4 * k + 1, 201, 2))
+    return ev.verdict(backend=ctx.backend)
+
+
+# ---------------------------------------------------------------------------------------------
+# E9. Lemma C.4
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BadNeuronBound:
+    """||E[grad_w h_w chi_S]||_1 <= bound(k, s) for every bad neuron."""
+
+    bound: Callable[[int, int], Fraction]
+
+
+@claim(
+    id="thesis_ch6.lemma_C.4",
+    source=SOURCE,
+    label="Lemma C.4",
+    entry="E9",
+    title="Bad over-sparse neurons: ||E[grad h chi_S]||_1 <= C_{k,s} (needs |C_{k,s}|: C < 0 for k = 0 mod 4)",
+    lines=[(4173, 4193)],
+    printed=BadNeuronBound(C_ks),
+    corrected=BadNeuronBound(lambda k, s: abs(C_ks(k, s))),
+    mutants=[Mutant("small-c", "bound |c_{k,s}| instead of |C_{k,s}|", BadNeuronBound(lambda k, s: abs(c_ks(k, s))))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.EXACT,
+    params=[Param("neurons", int, 1, 100, doc="random bad neurons per (n, k, s, |S \\ w|)")],
+    tiers={"quick": {"neurons": 2}, "full": {"neurons": 6}},
+    uses_backend=True,
+)
+def check_bad_neurons(statement: BadNeuronBound, p, ctx) -> Verdict:
+    """Lemma C.4: bad over-sparse neurons have a small gradient correlation.
+
+    Statement
+    ---------
+    k < s/4, w in {0,1}^n with |supp w| = s and S not inside supp w.  Then
+    ||E_x[d h_w/d w chi_S]||_1 <= C_{k,s}.
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.2, Lemma C.4 and proof, lines 4173-4193.
+
+    Checkable form
+    --------------
+    Exhaustive cube sums (kernels.oversparse.correlation_vector) for random bad neurons with
+    |S \\ supp w| = 1 and 2, at (k, s, n) = (2, 9, 12), (2, 9, 13), (4, 17, 19): the l1 norm of the exact
+    vector against bound(k, s).  The proof's structure (vector = C e_i when S \\ w = {i}, 0 when
+    |S \\ w| >= 2) is recorded in the details.
+
+    Exactness
+    ---------
+    Exact (Fractions with denominator 2^n).
+
+    Mutants
+    -------
+    Bound |c_{k,s}|: any bad neuron with |S \\ w| = 1 has norm |C| > |c|.
+
+    Notes
+    -----
+    As printed the bound is C_{k,s} itself, which is negative when k = 0 mod 4 (C_{4,17} = -429/65536),
+    so it fails for every bad neuron there, even those with zero vector.  Corrected: |C_{k,s}|.
+    """
+    ev = Evidence("le", rigor=Rigor.EXACT)
+    rng = ctx.rng("bad")
+    structure_ok = True
+    for k, s, n in ((2, 9, 12), (2, 9, 13), (4, 17, 19)):
+        for missing in (1, 2):
+            for _ in range(p["neurons"]):
+                perm = rng.permutation(n)
+                S = [int(i) for i in perm[:k]]
+                outside = set(S[:missing])
+                pool = [int(i) for i in perm if int(i) not in outside]
+                supp = pool[:s]
+                w = np.zeros(n)
+                w[supp] = 1
+                g = correlation_vector(w, S, backend=ctx.backend)
+                nz = {i: g[i] for i in range(n) if g[i] != 0}
+                expect = {S[0]: C_ks(k, s)} if missing == 1 else {}
+                structure_ok &= nz == expect
+                ev.add({"n": n, "k": k, "s": s, "|S\\w|": missing, "S": S}, sum(abs(v) for v in g), statement.bound(k, s))
+    ev.details["vector = C e_i (|S\\w| = 1) or 0 (|S\\w| >= 2)"] = structure_ok
+    ev.add({"check": "proof structure"}, structure_ok, relation="true")
+    return ev.verdict(backend=ctx.backend)
+
+
+# ---------------------------------------------------------------------------------------------
+# E10. rho bounds
+# ---------------------------------------------------------------------------------------------
+
+
+def _rho_printed(v: int) -> float:
+    return 2.0 / (math.pi * float(v) ** (2 * v)) * comb(v - 1, (v - 1) // 2)
+
+
+@dataclass(frozen=True)
+class RhoBounds:
+    """rho(v) <= W^v[Maj_N] (odd N >= v) and W^{k+1}[Maj_s] <= factor * rho(k+1) < factor * rho(k-1) (s > 4k)."""
+
+    rho: Callable[[int], float]
+    factor: float
+
+
+@claim(
+    id="thesis_ch6.rho_bounds",
+    source=SOURCE,
+    label="Lemma C.3 (rho bounds, O'Donnell Thm 5.22)",
+    entry="E10",
+    title="rho(v) <= W^v[Maj_N] and W^{k+1}[Maj_s] <= 2 rho(k+1): printed rho = 2/(pi v^{2v}) C(v-1,(v-1)/2) is a typo",
+    lines=[(4163, 4169)],
+    printed=RhoBounds(_rho_printed, 2.0),
+    corrected=RhoBounds(rho, 2.0),
+    mutants=[Mutant("no-factor-2", "W^{k+1}[Maj_s] <= rho(k+1)", RhoBounds(rho, 1.0))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.FLOAT,
+    params=[Param("N_max", int, 3, 5001, doc="odd N <= N_max")],
+    tiers={"quick": {"N_max": 301}, "full": {"N_max": 1001}},
+)
+def check_rho_bounds(statement: RhoBounds, p, ctx) -> Verdict:
+    """The rho bounds on majority's degree weights used in the proof of Lemma C.3.
+
+    Statement
+    ---------
+    For odd v and odd N >= v: W^v[Maj_N] := C(N, v) Maj_N^(v)^2 >= rho(v), and (as used) for even k,
+    odd s > 4k: W^{k+1}[Maj_s] <= 2 rho(k+1) < 2 rho(k-1), with rho(v) printed as
+    2/(pi v^{2v}) C(v-1, (v-1)/2).
+
+    Source
+    ------
+    Thesis (seed 004), proof of Lemma C.3 citing O'Donnell (2014) Thm 5.22, lines 4163-4169.
+
+    Checkable form
+    --------------
+    Exact W^v[Maj_N] (Fractions, kernels.oversparse.maj_hat) for odd v <= 21 and odd N in [v, N_max]
+    against rho(v); the upper bound for even k <= 20, odd s in (4k, N_max]; rho(k+1) < rho(k-1).
+
+    Exactness
+    ---------
+    W is exact; rho contains pi, so the comparison is in float64 (relative error 1e-15); the smallest
+    relative margin of the corrected statement is > 1e-4 (W/rho -> 1 slowly, 1.0015 at N = 1001 for v = 3).
+
+    Mutants
+    -------
+    Without the factor 2 the upper bound fails for every finite s (W decreases to rho from above).
+
+    Notes
+    -----
+    The printed rho (v^{2v} for v 2^{v-1}) is 1.7e-3 at v = 3 instead of 0.106: the lower bound becomes
+    trivial but the upper bound W^{k+1} <= 2 rho(k+1) fails.
+    """
+    ev = Evidence("le", rigor=Rigor.FLOAT)
+    for v in range(3, 22, 2):
+        worst = None
+        for N in range(v, p["N_max"] + 1, 2):
+            W = float(comb(N, v) * maj_hat(N, v) ** 2)
+            if worst is None or W < worst[0]:
+                worst = (W, N)
+        ev.add({"v": v, "N": worst[1], "bound": "rho(v) <= W^v (smallest W)"}, statement.rho(v), worst[0])
+    for k in range(2, 21, 2):
+        worst = None
+        for s in range(4 * k + 1, p["N_max"] + 1, 2):
+            W = float(comb(s, k + 1) * maj_hat(s, k + 1) ** 2)
+            if worst is None or W > worst[0]:
+                worst = (W, s)
+        ev.add({"k": k, "s": worst[1], "bound": "W^{k+1}[Maj_s] <= factor rho(k+1) (largest W)"}, worst[0],
+               statement.factor * statement.rho(k + 1))
+        ev.add({"k": k, "bound": "rho(k+1) < rho(k-1)"}, statement.rho(k + 1), statement.rho(k - 1), relation="lt")
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E12. Lemma C.6: the parity readout psi*
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BiasSet:
+    """Bias indices j of beta_j = (-k + 2j + 1/16)/(2k) used by the construction, as a function of k."""
+
+    indices: Callable[[int], list[int]]
+
+
+@claim(
+    id="thesis_ch6.lemma_C.6.readout",
+    source=SOURCE,
+    label="Lemma C.6",
+    entry="E12",
+    title="The one-step features represent the parity only with biases j = 0..k/2-1 (printed j = 1..k/2-1)",
+    lines=[(4195, 4225), (4253, 4340)],
+    printed=BiasSet(lambda k: list(range(1, k // 2))),
+    corrected=BiasSet(lambda k: list(range(k // 2))),
+    mutants=[Mutant("one-bias-short", "j = 0..k/2-2 (one bias value fewer)", BiasSet(lambda k: list(range(k // 2 - 1))))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.EXACT,
+    params=[Param("k_max", int, 2, 12, doc="even k <= k_max"), Param("n", int, 2, 14, doc="cube dimension of the execution check")],
+    tiers={"quick": {"k_max": 6, "n": 8}, "full": {"k_max": 10, "n": 12}},
+)
+def check_parity_readout(statement: BiasSet, p, ctx) -> Verdict:
+    """Lemma C.6 (sub-claim (a)): the idealised one-step features psi* represent chi_S.
+
+    Statement
+    ---------
+    After the first step a good neuron with bias beta_j computes relu(+-s_x/(2k) + beta_j), s_x = sum_{i in S} x_i,
+    beta_j = (-k + 2j + 1/16)/(2k), b drawn from {beta_1, ..., beta_{k/2-1}} (as printed); Lemma C.6 (2)
+    asserts a readout u* with ||u*|| <= B_k and hinge loss <= B_k sqrt(4kr')/sqrt(s), which needs a
+    readout v of the features (1, relu(t/2k + beta_j), relu(-t/2k + beta_j))_j with v(t) . v = chi_S for
+    t = s_x in {-k, -k+2, ..., k}.
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.2, initialisation lines 4195-4225, Lemma C.6 lines 4253-4340.
+
+    Checkable form
+    --------------
+    For every even k <= k_max: solve the linear system exactly (sympy, kernels.oversparse.parity_readout);
+    then EXECUTE the construction: on {±1}^n (n = p["n"] >= k) evaluate
+    v_0 + sum_j v_j relu(s_x/2k + beta_j) + v'_j relu(-s_x/2k + beta_j) at every point with Fractions
+    and compare with chi_S(x) at every point.  No solution counts as all 2^n points wrong.
+
+    Exactness
+    ---------
+    Exact rationals.  B_k = ||v||_2 is reported in the details.
+
+    Mutants
+    -------
+    One bias value fewer leaves k - 1 features for k + 1 values of s_x: no representation.
+
+    Notes
+    -----
+    With the printed set the construction has k - 1 features for k + 1 values (empty set for k = 2):
+    parity is not representable (witness k = 2).
+    """
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    for k in range(2, p["k_max"] + 1, 2):
+        n = max(p["n"], k)
+        js = statement.indices(k)
+        sol = parity_readout(k, js)
+        if sol is None:
+            # no readout exists: every point counts as wrong
+            ev.add({"k": k, "n": n, "bias indices": js, "check": "points where readout != chi_S (no readout exists)"}, 2**n, 0)
+            continue
+        v, norm2 = sol
+        betas = [Fraction(-k + 2 * j, 2 * k) + Fraction(1, 32 * k) for j in js]
+        wrong = 0
+        for x in itertools.product((1, -1), repeat=n):
+            t = sum(x[:k])
+            z = Fraction(t, 2 * k)
+            out = v[0]
+            for a, beta in enumerate(betas):
+                out += v[1 + 2 * a] * max(z + beta, 0) + v[2 + 2 * a] * max(-z + beta, 0)
+            wrong += out != math.prod(x[:k])
+        ev.details[f"B_{k}"] = math.sqrt(norm2)
+        ev.add({"k": k, "n": n, "bias indices": js, "check": "points where readout != chi_S"}, wrong, 0)
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E16. Lemma C.10
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoodInit:
+    """r = ceil(20k(2n/s)^k log(2k/delta)) => P[for all j: lo r' <= |I_j| <= hi r'] >= 1 - delta."""
+
+    r_prime: Callable[[int, int, int, int], float]  # (r, n, k, s) -> r'
+    lo: float
+    hi: float
+
+
+def _r_printed(r, n, k, s):
+    return r / (2 * k) * (s / (2 * n)) ** k
+
+
+def _r_mean(r, n, k, s):
+    return (r // 2) * float(p_good_oversparse(n, k, s)) * 2 / k
+
+
+@claim(
+    id="thesis_ch6.lemma_C.10",
+    source=SOURCE,
+    label="Lemma C.10",
+    entry="E16",
+    title="r'-good initialisation with r' = (r/2k)(s/2n)^k fails w.h.p. (|I_j| ~ 2^k r'); holds with r' = E|I_j|",
+    lines=[(4426, 4432)],
+    printed=GoodInit(_r_printed, 0.5, 2.0),
+    corrected=GoodInit(_r_mean, 0.5, 2.0),
+    mutants=[Mutant("window-[r',2r']", "lower end r' instead of r'/2 (with r' = E|I_j|)", GoodInit(_r_mean, 1.0, 2.0))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.EXACT,
+    params=[Param("n_max", int, 50, 100_000, doc="n in {50, 100, ..., n_max} (x2 steps)")],
+    tiers={"quick": {"n_max": 400}, "full": {"n_max": 3200}},
+)
+def check_good_init(statement: GoodInit, p, ctx) -> Verdict:
+    """Lemma C.10: the over-sparse initialisation is r'-good with high probability.
+
+    Statement
+    ---------
+    If r >= 20k(2n/s)^k log(2k/delta), then w.p. >= 1 - delta the initialisation is r'-good,
+    r' = (r/2k)(s/2n)^k: for every bias value beta_j, r'/2 <= |I_j| <= 2r', I_j = good neurons among the
+    first r/2 with bias beta_j.
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.2, Lemma C.10, lines 4426-4432 (bias set of lines 4195-4225, corrected
+    to the k/2 values j = 0..k/2-1, see lemma_C.6.readout).
+
+    Checkable form
+    --------------
+    |I_j| ~ Binomial(r/2, p_good * 2/k) exactly (each of the r/2 neurons is good with probability
+    p_good = C(n-k,s-k)/C(n,s) and has each of the k/2 biases with probability 2/k).  For r at the
+    printed minimum, the exact probability that ALL k/2 windows hold is at most P[window of I_0] and at
+    least 1 - (k/2) P[I_0 outside] (union bound); the statement fails if the upper estimate is < 1 - delta
+    and holds if the lower estimate is >= 1 - delta (scipy.stats.binom, exact CDF sums).  Grid:
+    n in {50, 100, 200, ...}, (k, s) in {(2, 9), (2, 17), (4, 17), (4, 33)}, delta in {0.01, 0.1}.
+
+    Exactness
+    ---------
+    Binomial CDF in float64 (scipy, relative error ~1e-14); the printed statement misses by a
+    probability close to 1 (lhs ~ 0), the corrected holds with margins >= 1e-3.
+
+    Mutants
+    -------
+    Window [r', 2r'] with r' = E|I_j|: the lower end is the mean, so it fails with probability ~1/2.
+    """
+    ev = Evidence("ge", rigor=Rigor.EXACT)
+    n = 50
+    while n <= p["n_max"]:
+        for k, s in ((2, 9), (2, 17), (4, 17), (4, 33)):
+            if s > n:
+                continue
+            for delta in (0.01, 0.1):
+                r = math.ceil(20 * k * (2 * n / s) ** k * math.log(2 * k / delta))
+                rp = statement.r_prime(r, n, k, s)
+                q = float(p_good_oversparse(n, k, s)) * 2 / k
+                dist = stats.binom(r // 2, q)
+                lo, hi = math.ceil(statement.lo * rp - 1e-9), math.floor(statement.hi * rp + 1e-9)
+                inside = float(dist.cdf(hi) - dist.cdf(lo - 1)) if hi >= lo else 0.0
+                upper_est = inside
+                lower_est = 1 - (k // 2) * (1 - inside)
+                case = {"n": n, "k": k, "s": s, "delta": delta, "r": r, "r'": rp, "E|I_j|": (r // 2) * q}
+                if upper_est < 1 - delta:
+                    ev.add(dict(case, estimate="P[I_0 in window] (upper bound on P[r'-good])"), upper_est, 1 - delta)
+                else:
+                    ev.add(dict(case, estimate="1 - (k/2) P[I_0 outside] (lower bound)"), lower_est, 1 - delta)
+        n *= 2
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E17. Theorem 6.4 / C.11: the width requirement (mechanism)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WidthRule:
+    """r(n, k, s, delta) = ceil(20 k (2n/s)^e log(2k/delta)) with exponent e(k)."""
+
+    exponent: Callable[[int], int]
+
+
+@claim(
+    id="thesis_ch6.theorem_C.11.width",
+    source=SOURCE,
+    label="Theorem C.11 (width)",
+    entry="E17",
+    title="Theorem 6.4 / C.11: width r ~ (n/s)^k buys a good neuron per bias w.p. >= 1 - delta; the constants are untestable",
+    lines=[(1222, 1226), (4434, 4466)],
+    printed=WidthRule(lambda k: k),
+    mutants=[Mutant("exponent-k-1", "r = ceil(20k(2n/s)^{k-1} log(2k/delta))", WidthRule(lambda k: k - 1))],
+    expect=Status.MECHANISM,
+    rigor=Rigor.MECHANISM,
+    kind=Kind.MECHANISM,
+    params=[Param("n_max", int, 100, 10**5, doc="n in {100, 1000, ...} up to n_max")],
+    tiers={"quick": {"n_max": 10**4}, "full": {"n_max": 10**5}},
+)
+def check_width_rule(statement: WidthRule, p, ctx) -> Verdict:
+    """Theorem 6.4 / C.11 (over-sparse data x width frontier), width part and resource table.
+
+    Statement
+    ---------
+    k even, odd s >= alpha_1 log(1/delta)/eps^2, r = ceil(alpha_2 (n/s)^k log(1/delta)),
+    m >= alpha_3 C(s,k-1) n^2 log(nr/delta) log(1/delta), T >= alpha_4 log(1/delta) log T/eps^2: w.p. >= 1 - delta
+    GD returns h with L_D(h) <= eps.  The proof's constants: r = ceil(20k(2n/s)^k log(2k/delta)).
+
+    Source
+    ------
+    Thesis (seed 004), Theorem 6.4 line 1222-1226; Theorem C.11 and proof, lines 4434-4466.
+
+    Checkable form
+    --------------
+    The theorem cannot be run at its constants (k = 2, eps = 0.1, delta = 0.01 needs s >= 3e9).  Its
+    width mechanism is checked exactly: with r = r(n, k, s, delta), the probability that every one of
+    the k/2 bias classes among the r/2 free neurons contains a good neuron, computed as
+    1 - (k/2)(1 - 2 p_good/k)^{r/2} (a union-bound lower estimate; exact for k = 2), must be >= 1 - delta,
+    for n in {100, 1000, ..., n_max}, (k, s) in {(2, 9), (2, 17), (4, 17)}, delta in {0.01, 0.1}.
+    The resource table r(s), m(s) (r decreasing, m increasing in s) and the proof's explicit
+    requirements at eps = 0.1, delta = 0.01 are recorded in the details (n = 100, k = 2, s = 9:
+    r = 118350, tau = 3.1e-9, m = 9.5e18, and s >= 3.1e9 is required: not runnable).
+
+    Exactness
+    ---------
+    Closed form in float64 via log1p (relative error 1e-15); margins are >= 1e-3.
+
+    Mutants
+    -------
+    Exponent k - 1: the expected number of good neurons is ~10k 2^{k-1}(s/n) log(2k/delta) < 1 for large n:
+    at n = 10^4, k = 2, s = 9 the success probability is ~0.2 << 0.99.
+    """
+    ev = Evidence("ge", rigor=Rigor.MECHANISM)
+    n = 100
+    while n <= p["n_max"]:
+        for k, s in ((2, 9), (2, 17), (4, 17)):
+            for delta in (0.01, 0.1):
+                r = math.ceil(20 * k * (2 * n / s) ** statement.exponent(k) * math.log(2 * k / delta))
+                q = float(p_good_oversparse(n, k, s)) * 2 / k
+                miss = math.exp((r // 2) * math.log1p(-q))
+                ev.add({"n": n, "k": k, "s": s, "delta": delta, "r": r}, 1 - (k // 2) * miss, 1 - delta)
+        n *= 10
+    table = []
+    for s in (9, 17, 33, 65):
+        n, k, delta = 1000, 2, 0.01
+        r = math.ceil(20 * k * (2 * n / s) ** k * math.log(2 * k / delta))
+        table.append({"n": n, "k": k, "s": s, "r": r, "1/C_{k,s}^2": float(1 / C_ks(k, s) ** 2),
+                      "C(s,k-1) n^2 log n": comb(s, k - 1) * n * n * math.log(n)})
+    ev.details["resource table (r decreasing, m ~ 1/C^2 ~ C(s,k-1) increasing in s)"] = table
+    ev.details["explicit requirements of the proof (typos fixed), eps = 0.1, delta = 0.01"] = [
+        _explicit_requirements(n, k, s, 0.1, 0.01) for n, k, s in ((100, 2, 9), (1000, 2, 9), (100, 4, 17))]
+    return ev.verdict()
+
+
+def _explicit_requirements(n: int, k: int, s: int, eps: float, delta: float) -> dict:
+    """The resource formulas of the proof of Theorem C.11 (catalog E17, typos of P12 fixed), evaluated."""
+    B = math.sqrt(parity_readout(k, range(k // 2))[1])
+    kap = 0.5 * math.sqrt(rho(k - 1))
+    L = math.log(2 * k / delta)
+    r = math.ceil(20 * k * (2 * n / s) ** k * L)
+    tau = kap * eps / (40 * B * n * math.sqrt(comb(s, k - 1)) * L)
+    m = max(4 * math.log(4 * n * r / delta) / tau**2, (16 * math.sqrt(2) * B * math.sqrt(10 * k * L) + 1) ** 2 * math.log(2 / delta) / eps**2)
+    T_over_logT = 100 * B**2 * (4 * math.sqrt(10 * k * L) + 1 / B) ** 2 / eps**2
+    return {"n": n, "k": k, "s": s, "B_k": B, "kappa_k": kap, "width r": r, "tau": tau, "samples m": m,
+            "s required": 80 * k * B**2 * L / eps**2, "T/log T": T_over_logT}
+
+
+# ---------------------------------------------------------------------------------------------
+# E28. exact-sparsity remark
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactSparsity:
+    """With s = k, width r = factor(n, k) log(1/delta) gives P[some neuron has supp w = S] >= 1 - delta."""
+
+    factor: Callable[[int, int], float]
+
+
+@claim(
+    id="thesis_ch6.exact_sparsity_remark",
+    source=SOURCE,
+    label="Remark (exact sparsity s = k)",
+    entry="E28",
+    title="With s = k and width r = C(n,k) log(1/delta) some neuron has supp w = S w.p. >= 1 - delta",
+    lines=[(1238, 1242)],
+    printed=ExactSparsity(lambda n, k: comb(n, k)),
+    mutants=[Mutant("width-n^(k-1)", "r = n^{k-1} log(1/delta)", ExactSparsity(lambda n, k: n ** (k - 1)))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.STATISTICAL,
+    derived=True,
+    params=[Param("inits", int, 100, 100_000, doc="Monte Carlo initialisations per case")],
+    tiers={"quick": {"inits": 400}, "full": {"inits": 2000}},
+)
+def check_exact_sparsity(statement: ExactSparsity, p, ctx) -> Verdict:
+    """Exact-sparsity remark: width ~ C(n, k) log(1/delta) finds the support at initialisation.
+
+    Statement
+    ---------
+    With s = k and r = O~(n^k), w.h.p. some neuron has supp w = S at initialisation (text); quantified:
+    r >= C(n, k) log(1/delta) gives P[exists i: supp w_i = S] = 1 - (1 - 1/C(n,k))^r >= 1 - delta.
+
+    Source
+    ------
+    Thesis (seed 004), Remark (exact sparsity s = k), Sec. 6.3.2, lines 1238-1242 (kernel remark line 1206).
+
+    Checkable form
+    --------------
+    Monte Carlo: draw r random k-subsets per initialisation, ``inits`` initialisations, (n, k) in
+    {(8, 2), (10, 3), (12, 2)}, delta in {0.05, 0.2}; the one-sided 99.9% Clopper-Pearson upper bound
+    of the success frequency must be >= 1 - delta, and the closed form must be >= 1 - delta.
+
+    Exactness
+    ---------
+    Statistical (seeded, ctx.rng("inits")); confidence 99.9% per case.
+
+    Mutants
+    -------
+    r = n^{k-1} log(1/delta) is too small: at (n, k) = (8, 2), delta = 0.05, r = 24 < C = 28 gives
+    success probability 0.58 < 0.95.
+    """
+    ev = Evidence("ge", rigor=Rigor.STATISTICAL)
+    rng = ctx.rng("inits")
+    for n, k in ((8, 2), (10, 3), (12, 2)):
+        C = comb(n, k)
+        for delta in (0.05, 0.2):
+            r = math.ceil(statement.factor(n, k) * math.log(1 / delta))
+            closed = 1 - math.exp(r * math.log1p(-1 / C))
+            ev.add({"n": n, "k": k, "delta": delta, "r": r, "route": "closed form"}, closed, 1 - delta)
+            hits = int(np.sum(np.any(rng.integers(0, C, size=(p["inits"], r)) == 0, axis=1)))
+            upper = float(stats.beta.ppf(0.999, hits + 1, p["inits"] - hits)) if hits < p["inits"] else 1.0
+            ev.add({"n": n, "k": k, "delta": delta, "r": r, "route": "Monte Carlo", "hits": hits, "inits": p["inits"]},
+                   upper, 1 - delta)
+    return ev.verdict(seed=ctx.seed("inits"))

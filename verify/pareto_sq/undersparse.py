@@ -1,0 +1,666 @@
+"""Under-sparse initialisation (App. C.2.3): Lemmas C.12-C.15, Theorem 6.5 / C.16 (gap ratio) and the
+exponents of the informal Theorem 6.1.
+
+Independent routes: closed forms of kernels.oversparse (maj_hat, half_hat, xi_rel, xi_irr) against the
+exhaustive cube sums of kernels.oversparse.correlation_vector with integer-scaled epsilon-perturbed
+weights (kernels.oversparse.undersparse_weights) and the exhaustive Walsh-Hadamard transform of Half_s.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+from kernels import popcounts, wht
+from kernels.oversparse import (
+    C_ks,
+    correlation_vector,
+    half_hat,
+    maj_hat,
+    undersparse_weights,
+    xi_irr,
+    xi_rel,
+)
+from kernels.symmetric import symmetric_spectrum
+
+from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from . import SOURCE
+
+# ---------------------------------------------------------------------------------------------
+# E18. Lemma C.12
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HalfFormula:
+    """Half_{2m}^(2j) = Maj_{2m+1}^(2j+1) = value(m, j)."""
+
+    value: Callable[[int, int], Fraction]
+
+
+def _c12_printed(m, j):
+    return (-1) ** j * Fraction(comb(m, j) * comb(2 * m, m), comb(2 * m, 2 * j))
+
+
+@claim(
+    id="thesis_ch6.lemma_C.12",
+    source=SOURCE,
+    label="Lemma C.12",
+    entry="E18",
+    title="Half_{2m}^(2j) = Maj_{2m+1}^(2j+1) = (-1)^j C(m,j)C(2m,m)/C(2m,2j): a factor 4^{-m} is missing",
+    lines=[(4499, 4503)],
+    printed=HalfFormula(_c12_printed),
+    corrected=HalfFormula(lambda m, j: _c12_printed(m, j) / 4**m),
+    mutants=[Mutant("no-sign", "4^{-m} C(m,j)C(2m,m)/C(2m,2j) without (-1)^j", HalfFormula(lambda m, j: abs(_c12_printed(m, j)) / 4**m))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.EXACT,
+    params=[Param("m_wht", int, 1, 10, doc="exhaustive WHT of Half_{2m} for m <= m_wht"),
+            Param("m_max", int, 1, 400, doc="Krawtchouk spectra for m <= m_max")],
+    tiers={"quick": {"m_wht": 6, "m_max": 30}, "full": {"m_wht": 8, "m_max": 60}},
+)
+def check_half_coefficients(statement: HalfFormula, p, ctx) -> Verdict:
+    """Lemma C.12: Fourier coefficients of Half and majority.
+
+    Statement
+    ---------
+    For integers m >= j: Half_{2m}^(2j) = Maj_{2m+1}^(2j+1) = (-1)^j C(m, j) C(2m, m) / C(2m, 2j), where
+    Half_{2m}(x) = 1[x_1 + ... + x_{2m} = 0].
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.3, Lemma C.12 (citing O'Donnell 2014), lines 4499-4503.
+
+    Checkable form
+    --------------
+    (a) m <= m_wht: the exhaustive integer WHT of the truth table of Half_{2m} on {±1}^{2m}; every
+    2j-subset coefficient equals value(m, j), and all odd-level coefficients vanish.  (b) m <= m_max:
+    the exact Krawtchouk spectra (kernels.symmetric) of Half_{2m} and of Maj_{2m+1} equal value(m, j).
+
+    Exactness
+    ---------
+    Exact integers / Fractions.
+
+    Mutants
+    -------
+    Dropping (-1)^j fails at m = 1, j = 1 (Half_2^({1,2}) = -1/2).
+
+    Notes
+    -----
+    As printed the value at m = 1, j = 0 is 2, but Half_2^(empty) = P[x_1 + x_2 = 0] = 1/2: the factor 4^{-m}
+    (from 2^{-2m} C(2m, m)) is missing.
+    """
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    for m in range(1, p["m_wht"] + 1):
+        n = 2 * m
+        pc = popcounts(n)
+        H = wht((pc == m).astype(np.int64))
+        for t in range(n + 1):
+            S = (1 << t) - 1
+            want = statement.value(m, t // 2) if t % 2 == 0 else Fraction(0)
+            same = bool(np.all(H[pc == t] == H[S]))
+            ev.add({"m": m, "level": t, "route": "WHT of Half_2m", "all t-sets equal": same}, Fraction(int(H[S]), 1 << n), want)
+    for m in range(1, p["m_max"] + 1):
+        half = symmetric_spectrum([1 if 2 * j == 2 * m else 0 for j in range(2 * m + 1)])
+        maj = symmetric_spectrum([1 if 2 * m + 1 - 2 * j > 0 else -1 for j in range(2 * m + 2)])
+        for j in range(m + 1):
+            ev.add({"m": m, "j": j, "route": "Krawtchouk Half"}, half[2 * j], statement.value(m, j))
+            ev.add({"m": m, "j": j, "route": "Krawtchouk Maj"}, maj[2 * j + 1], statement.value(m, j))
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E19, E20. Lemmas C.13, C.14
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnderSparseFormula:
+    """Correlation of coordinate i for weight 1 on S' (|S'| = s), epsilon elsewhere, Maj via ``maj``."""
+
+    maj: Callable[[int, int], Fraction]
+    i_in_half: bool = True  # False: the Half level ignores coordinate i (S-bar instead of S-bar -/+ i)
+
+    def value(self, n: int, S: set, Sp: set, i: int) -> Fraction:
+        s = len(Sp)
+        Sbar = S & Sp
+        if i in S:
+            level = len(Sbar - {i}) if self.i_in_half else len(Sbar)
+            return half_hat(s, level) * self.maj(n - s, len(S - (Sbar | {i}))) / 2
+        level = len(Sbar | (Sp & {i})) if self.i_in_half else len(Sbar)
+        return half_hat(s, level) * self.maj(n - s, len((S | {i}) - Sp)) / 2
+
+
+_GRID = ((9, 4, 2), (10, 4, 2), (11, 4, 2), (12, 4, 2), (11, 6, 2), (12, 6, 2), (11, 6, 4), (12, 6, 4))
+
+
+def _undersparse_cases(statement: UnderSparseFormula, p, ctx, inside: bool) -> Verdict:
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    rng = ctx.rng("neurons")
+    for n, k, s in _GRID:
+        for a in range(p["neurons"]):
+            perm = rng.permutation(n)
+            S = {int(i) for i in perm[:k]}
+            if a % 2 == 0:  # a good neuron: S' inside S
+                Sp = {int(i) for i in perm[:s]}
+            else:
+                Sp = {int(i) for i in rng.permutation(n)[:s]}
+            g = correlation_vector(undersparse_weights(n, sorted(Sp)), sorted(S), backend=ctx.backend)
+            coords = [i for i in range(n) if (i in S) == inside]
+            bad = [i for i in coords if g[i] != statement.value(n, S, Sp, i)]
+            i0 = bad[0] if bad else coords[0]
+            ev.add({"n": n, "k": k, "s": s, "S": sorted(S), "S'": sorted(Sp), "i": i0, "coordinates": len(coords)},
+                   g[i0], statement.value(n, S, Sp, i0))
+    return ev.verdict(backend=ctx.backend)
+
+
+_C13_DOC_COMMON = """
+    Checkable form
+    --------------
+    Exhaustive cube sums of 1[<w, x> > 0] x_i chi_S(x) (kernels.oversparse.correlation_vector) with the
+    integer weights M = 2(n-s)+1 on S' and 1 elsewhere (the exact equivalent of weight 1 and epsilon <
+    1/(n-s): the epsilon part decides only ties of the S' part, strictly); random S and S' (half of them
+    good, S' inside S, half arbitrary), every coordinate of the lemma's range, (n, k, s) in
+    {(9..12, 4, 2), (11, 12, 6, 2), (11, 12, 6, 4)} (n - s odd and even).  One case per neuron: the first
+    mismatching coordinate (or the first coordinate).
+
+    Exactness
+    ---------
+    Exact rationals with denominator 2^n.
+
+    Mutants
+    -------
+    Ignoring coordinate i in the Half level (S-bar for S-bar minus {i}, resp. S-bar cup (S' cap {i})) fails for
+    i in S' (where the true value is a Half coefficient one level off); Maj_{n-s+1} for Maj_{n-s}
+    fails whenever n - s is odd (Maj_{n-s+1} is the tie-broken even majority).
+
+    Notes
+    -----
+    The tie convention of the statement's Maj (sign(0) = -1 or +1) is immaterial: for even k every
+    non-zero case has an odd Maj level, where both conventions agree.  It matters on the exhaustive side
+    (the neuron's strict "> 0"): the proof's "z >= 0" line is a typo (catalog P15).
+"""
+
+
+@claim(
+    id="thesis_ch6.lemma_C.13",
+    source=SOURCE,
+    label="Lemma C.13",
+    entry="E19",
+    title="Under-sparse neuron, i in S: correlation = Half_s^(S'cap S minus i) Maj_{n-s}^(S minus S' minus i) / 2",
+    lines=[(4507, 4549)],
+    printed=UnderSparseFormula(maj_hat),
+    mutants=[Mutant("half-level-without-i", "Half_s^(S-bar) instead of Half_s^(S-bar minus {i})", UnderSparseFormula(maj_hat, False)),
+             Mutant("maj-n-s+1", "Maj_{n-s+1} instead of Maj_{n-s}", UnderSparseFormula(lambda N, t: maj_hat(N + 1, t)))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.EXACT,
+    params=[Param("neurons", int, 1, 200, doc="random neurons per (n, k, s)")],
+    tiers={"quick": {"neurons": 6}, "full": {"neurons": 20}},
+    uses_backend=True,
+)
+def check_undersparse_in_S(statement: UnderSparseFormula, p, ctx) -> Verdict:
+    """Lemma C.13: the population gradient correlation of an under-sparse neuron on coordinates in S.
+
+    Statement
+    ---------
+    s < k, both even; w = 1 on S' (|S'| = s), epsilon elsewhere with (n-s) epsilon < 1; S-bar = S cap S'.
+    For i in S: E_x[d h_w/d w_i chi_S] = (1/2) Half_s^(S-bar minus {i}) Maj_{n-s}^(S minus (S-bar cup {i})), Half acting
+    on the coordinates of S', Maj on the others (sign(0) = -1).
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.3, Lemma C.13 and proof, lines 4507-4549.
+    """
+    return _undersparse_cases(statement, p, ctx, inside=True)
+
+
+@claim(
+    id="thesis_ch6.lemma_C.14",
+    source=SOURCE,
+    label="Lemma C.14",
+    entry="E20",
+    title="Under-sparse neuron, i not in S: correlation = Half_s^(S-bar cup (S' cap i)) Maj_{n-s}^((S cup i) minus S') / 2",
+    lines=[(4551, 4576)],
+    printed=UnderSparseFormula(maj_hat),
+    mutants=[Mutant("half-level-without-i", "Half_s^(S-bar) instead of Half_s^(S-bar cup (S' cap {i}))", UnderSparseFormula(maj_hat, False)),
+             Mutant("maj-n-s+1", "Maj_{n-s+1} instead of Maj_{n-s}", UnderSparseFormula(lambda N, t: maj_hat(N + 1, t)))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.EXACT,
+    params=[Param("neurons", int, 1, 200, doc="random neurons per (n, k, s)")],
+    tiers={"quick": {"neurons": 6}, "full": {"neurons": 20}},
+    uses_backend=True,
+)
+def check_undersparse_off_S(statement: UnderSparseFormula, p, ctx) -> Verdict:
+    """Lemma C.14: the population gradient correlation of an under-sparse neuron on coordinates outside S.
+
+    Statement
+    ---------
+    Same setting as Lemma C.13.  For i not in S:
+    E_x[d h_w/d w_i chi_S] = (1/2) Half_s^(S-bar cup (S' cap {i})) Maj_{n-s}^((S cup {i}) minus S').
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.3, Lemma C.14 and proof, lines 4551-4576.
+    """
+    return _undersparse_cases(statement, p, ctx, inside=False)
+
+
+for _fn in (check_undersparse_in_S, check_undersparse_off_S):
+    _fn.__doc__ = inspect.cleandoc(_fn.__doc__) + "\n\n" + inspect.cleandoc(_C13_DOC_COMMON)
+
+
+# ---------------------------------------------------------------------------------------------
+# E21. Lemma C.15
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoodUnderSparse:
+    """Good neuron (S' inside S): xi_rel on S minus S', xi_irr off S, 0 on S'."""
+
+    rel: Callable[[int, int, int], Fraction]
+    irr: Callable[[int, int, int], Fraction]
+
+
+@claim(
+    id="thesis_ch6.lemma_C.15",
+    source=SOURCE,
+    label="Lemma C.15",
+    entry="E21",
+    title="Good under-sparse neurons: xi_rel = Half_s^(s) Maj_{n-s}^(k-s-1)/2 on S minus S', xi_irr = ...(k-s+1)/2 off S",
+    lines=[(4578, 4600)],
+    printed=GoodUnderSparse(xi_rel, xi_irr),
+    mutants=[Mutant("levels-swapped", "Maj levels k-s+1 on S minus S' and k-s-1 off S", GoodUnderSparse(xi_irr, xi_rel))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.EXACT,
+    params=[Param("n_max", int, 9, 20, doc="exhaustive sums for n <= n_max")],
+    tiers={"quick": {"n_max": 14}, "full": {"n_max": 17}},
+    uses_backend=True,
+)
+def check_good_undersparse(statement: GoodUnderSparse, p, ctx) -> Verdict:
+    """Lemma C.15: the correlation vector of a good under-sparse neuron.
+
+    Statement
+    ---------
+    For a good neuron (S' inside S): E_x[d h_w/d w_i chi_S] = xi_rel := (1/2) Half_s^(s) Maj_{n-s}^(k-s-1) for
+    i in S minus S', xi_irr := (1/2) Half_s^(s) Maj_{n-s}^(k-s+1) for i not in S, and 0 for i in S'.
+
+    Source
+    ------
+    Thesis (seed 004), App. C.2.3, Lemma C.15, lines 4578-4600.
+
+    Checkable form
+    --------------
+    Exhaustive cube sums (integer-scaled weights, as in Lemma C.13) for every n in [k+3, n_max] and
+    (k, s) in {(4, 2), (6, 2), (6, 4), (8, 2), (8, 6)}, one random good neuron each: the whole vector
+    must equal xi_rel 1_{S minus S'} + xi_irr 1_{[n] minus S}.  One case per neuron (first mismatch or
+    a coordinate of S minus S').
+
+    Exactness
+    ---------
+    Exact rationals.
+
+    Mutants
+    -------
+    Swapping the majority levels fails at (n, k, s) = (7, 4, 2) already.
+    """
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    rng = ctx.rng("good")
+    for k, s in ((4, 2), (6, 2), (6, 4), (8, 2), (8, 6)):
+        for n in range(k + 3, p["n_max"] + 1):
+            perm = rng.permutation(n)
+            S = [int(i) for i in perm[:k]]
+            Sp = S[:s]
+            g = correlation_vector(undersparse_weights(n, Sp), S, backend=ctx.backend)
+            pred = [Fraction(0) if i in Sp else statement.rel(n, k, s) if i in S else statement.irr(n, k, s) for i in range(n)]
+            bad = [i for i in range(n) if g[i] != pred[i]]
+            i0 = bad[0] if bad else S[-1]
+            ev.add({"n": n, "k": k, "s": s, "S": S, "S'": Sp, "i": i0}, g[i0], pred[i0])
+    return ev.verdict(backend=ctx.backend)
+
+
+# ---------------------------------------------------------------------------------------------
+# E22. Theorem C.16: the gap ratio
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GapRatio:
+    """|xi_rel| / |xi_irr| = ratio(n, k, s)."""
+
+    ratio: Callable[[int, int, int], Fraction]
+
+
+def _ratio_corrected(n, k, s):
+    N = n - s + (1 - (n - s) % 2)  # n - s rounded up to odd (ties -1: Maj_N = Maj_{N+1} on odd levels)
+    return Fraction(N - (k - s), k - s - 1)
+
+
+@claim(
+    id="thesis_ch6.theorem_C.16.gap_ratio",
+    source=SOURCE,
+    label="Theorem C.16 (gap ratio)",
+    entry="E22",
+    title="Theorem C.16: |xi_rel|/|xi_irr| printed (n-s)/(k-s-1); exact value (n-k)/(k-s-1) (n-s odd), (n-k+1)/(k-s-1) (n-s even)",
+    lines=[(4602, 4626), (1234, 1240)],
+    printed=GapRatio(lambda n, k, s: Fraction(n - s, k - s - 1)),
+    corrected=GapRatio(_ratio_corrected),
+    mutants=[Mutant("denominator-k-s+1", "(n-k)/(k-s+1)", GapRatio(lambda n, k, s: Fraction(n - k, k - s + 1)))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.EXACT,
+    params=[Param("n_exhaustive", int, 9, 18, doc="exhaustive cube sums for n <= n_exhaustive"),
+            Param("n_max", int, 20, 5001, doc="closed forms for n <= n_max")],
+    tiers={"quick": {"n_exhaustive": 13, "n_max": 301}, "full": {"n_exhaustive": 15, "n_max": 1001}},
+    uses_backend=True,
+)
+def check_gap_ratio(statement: GapRatio, p, ctx) -> Verdict:
+    """Theorem 6.5 / C.16, the Fourier gap ratio of good under-sparse neurons.
+
+    Statement
+    ---------
+    In the proof of Theorem C.16: |xi_{S minus S'}| / |xi_{[n] minus S}| = (n - s)/(k - s - 1) > 1 (the relevant
+    coordinates of a good neuron get a larger correlation than the irrelevant ones, by this factor).
+
+    Source
+    ------
+    Thesis (seed 004), Theorem 6.5 lines 1234-1240, Theorem C.16 and proof lines 4602-4626 (ratio line 4608).
+
+    Checkable form
+    --------------
+    (a) n <= n_exhaustive: xi_rel and xi_irr read off the exhaustive correlation vector of a good neuron
+    (kernels.oversparse.correlation_vector, integer-scaled weights); (b) n <= n_max: the closed forms
+    of Lemma C.15 (checked against (a) by lemma_C.15); the exact ratio |xi_rel/xi_irr| must equal
+    ratio(n, k, s), for (k, s) in {(4, 2), (6, 2), (6, 4), (8, 2)} and every n in [k+2, n_max].
+
+    Exactness
+    ---------
+    Exact rationals.
+
+    Mutants
+    -------
+    Shifting the denominator to k - s + 1 fails everywhere.
+
+    Notes
+    -----
+    Maj_N^(t)/Maj_N^(t+2) = -(N - t - 1)/t for odd N and t, so with N = n - s (odd) and t = k - s - 1 the
+    ratio is (n - k)/(k - s - 1), not (n - s)/(k - s - 1); for even n - s the tie convention gives
+    (n - k + 1)/(k - s - 1).  The ratio exceeds 1 iff n - k > k - s - 1 (n - s odd), so the
+    proof's use survives; the precision requirement tau must however be set from xi_rel (not xi_irr,
+    whose size (n-s)^{-(k-s+1)/2} is printed as (n-s)^{-(k-s-1)/2}).
+    """
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    for k, s in ((4, 2), (6, 2), (6, 4), (8, 2)):
+        for n in range(k + 2, p["n_max"] + 1):
+            if n <= p["n_exhaustive"]:
+                S = list(range(k))
+                g = correlation_vector(undersparse_weights(n, S[:s]), S, backend=ctx.backend)
+                rel, irr, route = g[k - 1], g[n - 1], "exhaustive"
+            else:
+                rel, irr, route = xi_rel(n, k, s), xi_irr(n, k, s), "closed form"
+            ev.add({"n": n, "k": k, "s": s, "route": route}, abs(rel / irr), statement.ratio(n, k, s))
+    return ev.verdict(backend=ctx.backend)
+
+
+# ---------------------------------------------------------------------------------------------
+# E6. Informal Theorem 6.1: exponents
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SampleExponents:
+    """m ~ n^{under(k, s)} (under-sparse, per good neuron: 1/xi_rel^2) and 1/C_{k,s}^2 ~ s^{over(k)}."""
+
+    under: Callable[[int, int], int]
+    over: Callable[[int], int]
+
+
+@claim(
+    id="thesis_ch6.theorem_6.1.exponents",
+    source=SOURCE,
+    label="Theorem 6.1",
+    entry="E6",
+    title="Informal Theorem 6.1: m = Theta((n/k)^{k-s-1}) (under-sparse) and n^2 (s/k)^{k-1} (over-sparse) match 1/gap^2",
+    lines=[(1103, 1105)],
+    printed=SampleExponents(lambda k, s: k - s - 1, lambda k: k - 1),
+    mutants=[Mutant("under-exponent-k-s", "m = (n/k)^{k-s}", SampleExponents(lambda k, s: k - s, lambda k: k - 1)),
+             Mutant("over-exponent-k-2", "m = n^2 (s/k)^{k-2}", SampleExponents(lambda k, s: k - s - 1, lambda k: k - 2))],
+    expect=Status.MECHANISM,
+    rigor=Rigor.MECHANISM,
+    kind=Kind.MECHANISM,
+    derived=True,
+    params=[Param("n_max", int, 100, 100_001, doc="largest n (and s) of the scaling ranges")],
+    tiers={"quick": {"n_max": 3001}, "full": {"n_max": 10001}},
+)
+def check_sample_exponents(statement: SampleExponents, p, ctx) -> Verdict:
+    """Informal Theorem 6.1, the sample-size exponents against the exact Fourier gaps.
+
+    Statement
+    ---------
+    A 2-layer ReLU MLP of width r and first-layer sparsity s learns (n, k)-parities in O_n(1) steps when
+    (1) s > Omega(k), r = Theta((n/s)^k), m = Theta(n^2 (s/k)^{k-1}); (2) s < k, r = Theta((n/k)^s),
+    m = Theta((n/k)^{k-s-1}).
+
+    Source
+    ------
+    Thesis (seed 004), Theorem 6.1 (informal), lines 1103-1105.
+
+    Checkable form
+    --------------
+    The sample sizes come from resolving the gap of a good neuron: m ~ 1/gap^2 (Hoeffding).  Mechanism
+    check: (2) 1/xi_rel(n,k,s)^2 / n^{under(k,s)} stays within a factor 2 between n = 101 and n = n_max
+    (odd n), for (k, s) in {(4, 2), (6, 2), (6, 4)}; (1) 1/C_{k,s}^2 / s^{over(k)} stays within a factor 2
+    between s = 4k+1 and s = n_max (odd s), k in {2, 4, 6} (the n^2 factor is the union bound over
+    coordinates of Lemma C.5).  The ratio of the two ends is the checked quantity (<= 2).
+
+    Exactness
+    ---------
+    Exact rationals (closed forms validated exhaustively in lemma_C.15 and lemma_C.3), converted to
+    float for the ratio; the factor-2 window is a scaling test, not a tolerance: a wrong exponent moves
+    the ratio by a factor ~n_max/101 >= 30.
+
+    Mutants
+    -------
+    Exponent k - s (under-sparse) or k - 2 (over-sparse) changes the end ratio by ~n_max/101.
+    """
+    ev = Evidence("le", rigor=Rigor.MECHANISM)
+    n_hi = p["n_max"] | 1
+    for k, s in ((4, 2), (6, 2), (6, 4)):
+        def scaled(n, k=k, s=s):
+            return float(1 / xi_rel(n, k, s) ** 2) / float(n) ** statement.under(k, s)
+        a, b = scaled(101), scaled(n_hi)
+        ev.add({"k": k, "s": s, "n": [101, n_hi], "ends": [a, b]}, max(a, b) / min(a, b), 2.0)
+    for k in (2, 4, 6):
+        def scaled_s(s, k=k):
+            return float(1 / C_ks(k, s) ** 2) / float(s) ** statement.over(k)
+        s0 = 4 * k + 1
+        a, b = scaled_s(s0), scaled_s(n_hi)
+        ev.add({"k": k, "s": [s0, n_hi], "ends": [a, b]}, max(a, b) / min(a, b), 2.0)
+    ev.details["1/C_{k,s}^2 / C(s,k-1) at s = n_max, k = 2 (-> 2 pi)"] = float(1 / C_ks(2, n_hi) ** 2) / comb(n_hi, 1)
+    ev.details["2 pi"] = 2 * math.pi
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E22. Theorem C.16: the precision tau = |xi_irr|/2
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IrrelevantDecay:
+    """|xi_irr(n, k, s)| = c_s (n - s)^{-exponent(k, s)} up to a bounded factor."""
+
+    exponent: Callable[[int, int], Fraction]
+
+
+@claim(
+    id="thesis_ch6.theorem_C.16.precision",
+    source=SOURCE,
+    label="Theorem C.16 (precision)",
+    entry="E22",
+    title="Theorem C.16: tau = |xi_irr|/2 is printed as c_s (n-s)^{-(k-s-1)/2}; |xi_irr| decays as (n-s)^{-(k-s+1)/2}",
+    lines=[(4610, 4616)],
+    printed=IrrelevantDecay(lambda k, s: Fraction(k - s - 1, 2)),
+    corrected=IrrelevantDecay(lambda k, s: Fraction(k - s + 1, 2)),
+    mutants=[Mutant("exponent-(k-s)/2", "(n-s)^{-(k-s)/2}", IrrelevantDecay(lambda k, s: Fraction(k - s, 2)))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.MECHANISM,
+    kind=Kind.MECHANISM,
+    params=[Param("n_max", int, 200, 100_001, doc="largest n of the scaling range")],
+    tiers={"quick": {"n_max": 3001}, "full": {"n_max": 10001}},
+)
+def check_irrelevant_decay(statement: IrrelevantDecay, p, ctx) -> Verdict:
+    """Theorem C.16's precision parameter tau = |xi_{[n] minus S}|/2 and its printed decay rate.
+
+    Statement
+    ---------
+    In the proof of Theorem C.16: tau = |xi_{[n] minus S}|/2 = c_s (n - s)^{-(k-s-1)/2} for a constant c_s depending
+    only on s, "implying a sample complexity of O(c_s^2 (n - s)^{k-s-1})".
+
+    Source
+    ------
+    Thesis (seed 004), proof of Theorem C.16, lines 4610-4616.
+
+    Checkable form
+    --------------
+    Scaling: |xi_irr(n, k, s)| (n - s)^{exponent} must stay within a factor 2 between n = 101 and
+    n = n_max (odd n) for (k, s) in {(4, 2), (6, 2), (6, 4), (8, 2)}; the checked quantity is the ratio of
+    the two ends (<= 2).  xi_irr is the exact closed form of Lemma C.15 (checked exhaustively by
+    lemma_C.15).
+
+    Exactness
+    ---------
+    Exact rationals converted to float for the ratio; a wrong exponent moves the end ratio by a factor
+    ~(n_max/101)^{1/2} >= 5, far outside the factor-2 window.
+
+    Mutants
+    -------
+    Exponent (k - s)/2 leaves a factor (n - s)^{-1/2}: end ratio ~5.5 at n_max = 3001.
+
+    Notes
+    -----
+    With the printed exponent tau would be the size of xi_rel, not xi_irr; the proof's requirement is
+    really tau < (|xi_rel| - |xi_irr|)/2 ~ |xi_rel|/2, which does give m ~ (n - s)^{k-s-1} (see
+    theorem_6.1.exponents): the conclusion survives, the stated tau does not.
+    """
+    ev = Evidence("le", rigor=Rigor.MECHANISM)
+    n_hi = p["n_max"] | 1
+    for k, s in ((4, 2), (6, 2), (6, 4), (8, 2)):
+        e = statement.exponent(k, s)
+
+        def scaled(n, k=k, s=s, e=e):
+            return float(abs(xi_irr(n, k, s))) * float(n - s) ** float(e)
+
+        a, b = scaled(101), scaled(n_hi)
+        ev.add({"k": k, "s": s, "n": [101, n_hi], "exponent": e, "ends": [a, b]}, max(a, b) / min(a, b), 2.0)
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E22. Theorem C.16: the truncated one-step update, executed, and the subnetwork's readout
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OneStep:
+    """After one truncated population step: |w_i| = irr(k, eps) off S, eps/(2k) on S (up to eps^2/k on S minus S')."""
+
+    irr: Callable[[int, Fraction], Fraction]
+    truncate: bool = True
+    biases: Callable[[int], list] = lambda k: [sg * (2 * j - 1) for j in range(1, k // 2 + 1) for sg in (1, -1)]
+
+
+@claim(
+    id="thesis_ch6.theorem_C.16.one_step",
+    source=SOURCE,
+    label="Theorem C.16 (one step)",
+    entry="E22",
+    title="Theorem C.16 executed: one truncated population step gives eps/2k on S and eps^2/(2k) (printed eps^2/k) off S; the +-biased features represent chi_S",
+    lines=[(4602, 4612)],
+    printed=OneStep(lambda k, eps: eps * eps / k),
+    corrected=OneStep(lambda k, eps: eps * eps / (2 * k)),
+    mutants=[Mutant("no-truncation", "gradient not truncated at gamma = |xi_irr|", OneStep(lambda k, eps: eps * eps / (2 * k), truncate=False)),
+             Mutant("positive-biases", "biases +eps(2j-1)/(2k) only", OneStep(lambda k, eps: eps * eps / (2 * k), biases=lambda k: [2 * j - 1 for j in range(1, k // 2 + 1)]))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.EXACT,
+    params=[Param("n_max", int, 8, 16, doc="exhaustive cube sums for n <= n_max")],
+    tiers={"quick": {"n_max": 12}, "full": {"n_max": 14}},
+    uses_backend=True,
+)
+def check_one_step(statement: OneStep, p, ctx) -> Verdict:
+    """Theorem 6.5 / C.16: the one-step truncated update of a good under-sparse neuron, and the readout.
+
+    Statement
+    ---------
+    With eta = 0 on biases and the second layer, |eta| = eps/(2k|xi_{S minus S'}|) on the first layer,
+    lambda = 1 - eps/(2k) and truncation gamma = |xi_{[n] minus S}|, one step of truncated population gradient
+    descent gives (for the copy with u = sign(xi_rel)) w_i = eps/(2k) for i in S and |w_i| = eps^2/k for
+    i not in S; with biases from {+-eps(2j-1)/(2k) : j = 1..k/2} the good subnetwork then computes chi_S.
+
+    Source
+    ------
+    Thesis (seed 004), proof of Theorem C.16, lines 4602-4612 (biases: Theorem 6.5 footnote, line 1240).
+
+    Checkable form
+    --------------
+    (a) Execute the step exactly: good neuron (S' inside S, weight 1 on S', eps = 1/(4(n-s)) elsewhere),
+    hinge loss at f = 0 so grad_{w_i} = -u E[chi_S 1[<w,x> > 0] x_i] (exhaustive cube sums,
+    kernels.oversparse.correlation_vector with integer-scaled weights), u = sign(xi_rel);
+    w' = (1 - lambda) w - eta * T_gamma(grad) with T_gamma zeroing entries |g| <= gamma.  Compare w' with
+    eps/(2k) on S' (exact), eps/(2k) on S minus S' up to the eps^2/k the proof ignores, and irr(k, eps) off S
+    (exact).  (k, s) in {(4, 2), (6, 2), (6, 4)}, n from max(k + 3, 2k - s + 1) (where the gap ratio
+    (n-k)/(k-s-1) of the proof exceeds 1) to n_max.  (b) The idealised features
+    relu(s_x + beta) (units eps/2k, s_x = sum_{i in S} x_i) for beta in the bias set, plus a constant:
+    min average hinge loss of a readout over the k+1 values of s_x with labels (-1)^{(k - s_x)/2}
+    (LP, kernels.hinge_opt.hinge_min_lp) must be <= 1e-6 (exactly 0 when the parity is representable
+    with margin 1; HiGHS tolerances are ~1e-9), for k in {2, 4, 6, 8}.
+
+    Exactness
+    ---------
+    (a) exact rationals; (b) LP in float64 with the stated 1e-6 threshold (infeasible sets give >= 0.05).
+
+    Mutants
+    -------
+    Without truncation the irrelevant coordinates get an extra eta |xi_irr| = eps |xi_irr|/(2k |xi_rel|);
+    positive biases only cannot sign-represent the parity (kinks only on one side of s_x = 0).
+
+    Notes
+    -----
+    Irrelevant weights keep only the weight-decay remainder (1 - lambda) eps = eps^2/(2k), not eps^2/k; on
+    S minus S' the exact value is (1 + eps) eps/(2k).  The width count uses k bias values (prob. 1/k), not k+1.
+    """
+    from kernels.hinge_opt import hinge_min_lp
+
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    for k, s in ((4, 2), (6, 2), (6, 4)):
+        for n in range(max(k + 3, 2 * k - s + 1), p["n_max"] + 1):  # the proof needs |xi_rel| > |xi_irr|
+            S, Sp = list(range(k)), list(range(s))
+            eps = Fraction(1, 4 * (n - s))
+            g = correlation_vector(undersparse_weights(n, Sp), S, backend=ctx.backend)
+            rel, irr = xi_rel(n, k, s), xi_irr(n, k, s)
+            u = 1 if rel > 0 else -1
+            grad = [-u * gi for gi in g]
+            gamma = abs(irr)
+            if statement.truncate:
+                grad = [gi if abs(gi) > gamma else Fraction(0) for gi in grad]
+            eta = eps / (2 * k * abs(rel))
+            lam = 1 - eps / (2 * k)
+            w0 = [Fraction(1) if i in Sp else eps for i in range(n)]
+            w1 = [(1 - lam) * wi - eta * gi for wi, gi in zip(w0, grad)]
+            case = {"n": n, "k": k, "s": s, "eps": eps}
+            ev.add(dict(case, coords="S'"), max(abs(w1[i] - eps / (2 * k)) for i in Sp), 0)
+            ev.add(dict(case, coords="S minus S' (|w - eps/2k| <= eps^2/k)"),
+                   max(abs(w1[i] - eps / (2 * k)) for i in S[s:]), eps * eps / k, relation="le")
+            worst = max(range(k, n), key=lambda i: abs(abs(w1[i]) - statement.irr(k, eps)))
+            ev.add(dict(case, coords="not in S", i=worst), abs(w1[worst]), statement.irr(k, eps))
+    for k in (2, 4, 6, 8):
+        ts = np.arange(-k, k + 1, 2, dtype=np.float64)
+        feats = np.column_stack([np.ones_like(ts)] + [np.maximum(ts + b, 0.0) for b in statement.biases(k)])
+        labels = np.array([(-1.0) ** ((k - int(t)) // 2) for t in ts])
+        val = float(hinge_min_lp(feats, labels).value)
+        ev.add({"k": k, "biases (units eps/2k)": statement.biases(k), "check": "min hinge of a readout <= 1e-6"}, val, 1e-6, relation="le")
+    return ev.verdict(backend=ctx.backend)
