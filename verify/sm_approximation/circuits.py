@@ -1,0 +1,644 @@
+"""Boolean circuits and the ReLU networks that simulate them (seed 000, Section 3 and Appendix B):
+the circuit/network classes (E8), Prop. B.2 (E11), Lemma 3.2 / B.1 (E10), Prop. 3.4 (E14),
+Theorem 3.1 (E9), Lemma 3.3 (E12) and the norm-based comparison (E36).
+
+Constructions are executed exactly (kernels.circuits, Fractions) on every input of random layered
+circuits; all-layer margins are estimated from above by the certified attack
+kernels.circuits.min_flip_radius and bounded from below by Theorem D.6 (kernels.sm_bounds).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+
+from kernels import circuits as C
+from kernels.sm_bounds import circuit_d6_constants, n_sm
+
+from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from . import SOURCE
+
+
+def cube(m: int) -> np.ndarray:
+    return np.array(list(itertools.product([0, 1], repeat=m)), dtype=np.int64)
+
+
+def random_circuits(rng, count: int, m_max: int, q_max: int, r_max: int):
+    out = []
+    for _ in range(count):
+        m = int(rng.integers(1, m_max + 1))
+        out.append(C.random_circuit(rng, m, int(rng.integers(2, q_max + 1)), int(rng.integers(1, r_max + 1))))
+    return out
+
+
+def id_chain(q: int) -> C.Circuit:
+    """The identity chain x -> ID -> ... -> ID of depth q (the catalog's worst case for the naive net)."""
+    return C.Circuit(1, tuple(((("ID", (0,)),)) for _ in range(q - 1)))
+
+
+def margins(net: C.ReluNet, circuit: C.Circuit, X: np.ndarray, rng, *, restarts=3, steps=30, bisections=12):
+    """Attack-based upper bounds on rho_F(theta, x, G(x)) for every row of X (certified flips); the
+    gradients come from kernels.circuits.batched_margin_grad (hand-written reverse mode)."""
+    y = C.evaluate_circuit(circuit, X)
+    sgn = np.repeat(y - 0.5, restarts)
+    xr = np.repeat(X, restarts, axis=0).astype(float)
+
+    def margin_fn(theta):
+        return C.batched_margin_grad(net, theta, xr, sgn)
+
+    r, _ = C.min_flip_radius(margin_fn, C.flat_params(net), len(X), rng=rng, restarts=restarts, steps=steps,
+                             bisections=bisections)
+    return r
+
+
+# ---------------------------------------------------------------------------------------------
+# E11. Proposition B.2
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GateFormulas:
+    AND: object
+    OR: object
+
+
+def _relu(v):
+    return max(0, v)
+
+
+_B2 = GateFormulas(lambda a, b: _relu(a + b - 1), lambda a, b: 1 - _relu(1 - a - b))
+
+
+@claim(
+    id="seed000.prop_B.2", source=SOURCE, label="Proposition B.2", entry="E11",
+    title="AND(x) = relu(x1 + x2 - 1) and OR(x) = 1 - relu(1 - x1 - x2) on {0,1}^2",
+    lines=[(409, 411)], printed=_B2,
+    mutants=[Mutant("or-without-outer", "OR(x) = relu(x1 + x2): 2 at (1,1)", replace(_B2, OR=lambda a, b: _relu(a + b))),
+             Mutant("and-bias-0", "AND(x) = relu(x1 + x2): 1 at (1,0)", replace(_B2, AND=lambda a, b: _relu(a + b)))],
+    expect=Status.CONFIRMED, rigor=Rigor.EXACT,
+)
+def check_prop_b2(statement: GateFormulas, p, ctx) -> Verdict:
+    """Proposition B.2: ReLU AND and OR gates.
+
+    Statement
+    ---------
+    For x in {0,1}^2, F_AND(x) = relu(x1 + x2 - 1) equals AND(x1, x2) and F_OR(x) = 1 - relu(1 - x1 - x2)
+    equals OR(x1, x2).
+
+    Source
+    ------
+    Seed 000, Appendix B, Proposition B.2, lines 409-411.
+
+    Checkable form
+    --------------
+    The 4-point truth tables, compared with Python's ``and`` / ``or``.
+
+    Exactness
+    ---------
+    Exact integers.
+
+    Mutants
+    -------
+    OR without the outer 1 - relu(1 - .) (value 2 at (1,1)); AND without the bias -1.
+    """
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    for a, b in itertools.product((0, 1), repeat=2):
+        ev.add({"gate": "AND", "x": f"({a},{b})"}, statement.AND(a, b), int(a and b))
+        ev.add({"gate": "OR", "x": f"({a},{b})"}, statement.OR(a, b), int(a or b))
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E10. Lemma 3.2 / B.1
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LayerwiseStatement:
+    """Each circuit layer is one 2-layer ReLU block with ||theta||_1 <= norm_per_gate * r_i."""
+
+    norm_per_gate: int = 5
+    or_outer: bool = True
+
+
+@claim(
+    id="seed000.lemma_B.1", source=SOURCE, label="Lemma B.1", entry="E10",
+    title="One 2-layer ReLU block per circuit layer, ||theta||_1 <= 5 r_i; the composition computes G (Lemma 3.2)",
+    lines=[(141, 145), (381, 393), (413, 415)], printed=LayerwiseStatement(),
+    mutants=[Mutant("norm-3r", "||theta||_1 <= 3 r_i (fails for any AND/OR gate)", LayerwiseStatement(norm_per_gate=3)),
+             Mutant("or-relu-sum", "OR realised as relu(x_a + x_b)", LayerwiseStatement(or_outer=False))],
+    expect=Status.CONFIRMED, rigor=Rigor.EXACT,
+    params=[Param("circuits", int, 1, 10_000), Param("m_max", int, 1, 12), Param("q_max", int, 2, 40),
+            Param("r_max", int, 1, 10)],
+    tiers={"quick": {"circuits": 25, "m_max": 5, "q_max": 6, "r_max": 5},
+           "full": {"circuits": 50, "m_max": 7, "q_max": 8, "r_max": 6}},
+)
+def check_lemma_b1(statement: LayerwiseStatement, p, ctx) -> Verdict:
+    """Lemma B.1 (and Lemma 3.2): layerwise simulation of a layered circuit by ReLU blocks.
+
+    Statement
+    ---------
+    For the map G_i between circuit layers i-1 and i there is theta = (W1, b1, W2, b2) with
+    ||theta||_1 = O(r_i) such that f(h, theta) = relu(W2 relu(W1 h + b1) + b2) equals G_i(h) for every
+    h in {0,1}^{r_{i-1}}; the composition of the blocks equals G on {0,1}^m (Lemma 3.2).  The
+    explicit constant of the proof's rows (Prop. B.2) is 5 per gate.
+
+    Source
+    ------
+    Seed 000, Lemma 3.2 (lines 141-145) and Lemma B.1 (lines 381-393), proof lines 413-415.
+
+    Checkable form
+    --------------
+    Random layered circuits (kernels.circuits.random_circuit; gate types uniform, repeated parents
+    allowed): each block is run exactly on all 2^{r_{i-1}} inputs of its layer and compared with the
+    gate-by-gate evaluation; its l1 norm is compared with norm_per_gate * r_i; the composed network
+    (output 2z - 1, no rounding) is compared with 2G(x) - 1 on all 2^m inputs.
+
+    Exactness
+    ---------
+    Exact (Fraction weights, integer inputs).
+
+    Mutants
+    -------
+    Norm bound 3 r_i (an AND costs 4, an OR 5); OR built as relu(x_a + x_b) (gives 2 at (1,1)).
+    """
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    rng = ctx.rng("circuits")
+    for k, circ in enumerate(random_circuits(rng, p["circuits"], p["m_max"], p["q_max"], p["r_max"])):
+        net = C.compile_relu(circ, rounding=False, or_outer=statement.or_outer)
+        n_in = circ.m
+        for li, layer in enumerate(circ.layers):
+            H = cube(n_in)
+            want = np.stack([C.evaluate_circuit(C.Circuit(n_in, (layer, (("ID", (j,)),))), H) for j in range(len(layer))], 1)
+            (W1, b1), (W2, b2) = net.layers[2 * li], net.layers[2 * li + 1]
+            Hf = H.astype(object)
+            Z = (Hf.dot(W1.T) + b1)
+            Z = np.where(Z > 0, Z, 0)
+            Z = Z.dot(W2.T) + b2
+            Z = np.where(Z > 0, Z, 0)
+            wrong = int(np.sum(Z != want))
+            ev.add({"circuit": k, "layer": li + 1, "inputs": len(H)}, wrong, 0)
+            norm = sum(abs(v) for A in (W1, b1, W2, b2) for v in A.ravel())
+            ev.add({"circuit": k, "layer": li + 1, "r_i": len(layer), "gates": "".join(g[0][0] for g in layer)},
+                   norm, statement.norm_per_gate * len(layer), relation="le")
+            n_in = len(layer)
+        X = cube(circ.m)
+        out = C.forward_exact(net, X)
+        G = C.evaluate_circuit(circ, X)
+        ev.add({"circuit": k, "q": circ.depth, "r": circ.width, "s": circ.size, "part": "F = 2G - 1 on {0,1}^m"},
+               sum(o != 2 * g - 1 for o, g in zip(out, G)), 0)
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E14. Proposition 3.4
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundStatement:
+    scale: Fraction = Fraction(3)
+    radius: Fraction = Fraction(1, 3)
+    norm: Fraction = Fraction(9)
+
+
+def _round_piecewise(z: Fraction) -> Fraction:
+    return Fraction(0) if z < Fraction(1, 3) else 3 * z - 1 if z < Fraction(2, 3) else Fraction(1)
+
+
+@claim(
+    id="seed000.prop_3.4", source=SOURCE, label="Proposition 3.4", entry="E14",
+    title="round(z) = 3 relu(z - 1/3) - 3 relu(z - 2/3) corrects perturbations of size 1/3 of binary values",
+    lines=[(159, 161)], printed=RoundStatement(),
+    mutants=[Mutant("scale-2", "round(z) = 2 relu(z - 1/3) - 2 relu(z - 2/3)", RoundStatement(scale=Fraction(2))),
+             Mutant("radius-1/2", "correction radius 1/2 (round(1/2) = 1/2)", RoundStatement(radius=Fraction(1, 2))),
+             Mutant("norm-6", "per-coordinate ||.||_1 = 6", RoundStatement(norm=Fraction(6)))],
+    expect=Status.CONFIRMED, rigor=Rigor.EXACT,
+    params=[Param("grid", int, 6, 100_000, doc="grid points per unit")],
+    tiers={"quick": {"grid": 60}, "full": {"grid": 600}},
+)
+def check_prop_3_4(statement: RoundStatement, p, ctx) -> Verdict:
+    """Proposition 3.4: rounding as a 2-layer ReLU block.
+
+    Statement
+    ---------
+    round(z) = 0 for z < 1/3, 3z - 1 for 1/3 <= z < 2/3 (printed "3x - 1"), 1 for z >= 2/3, and
+    round(z) = 3 relu(z - 1/3) - 3 relu(z - 2/3).  Consequently round(h + e) = h for h in {0, 1} and
+    |e| <= 1/3 (correction radius 1/3), and the block costs 1+1+1/3+2/3+3+3 = 9 in l1 norm per coordinate.
+
+    Source
+    ------
+    Seed 000, Section 3, Proposition 3.4, lines 159-161 (used in the proof of Thm 3.1, lines 395-405).
+
+    Checkable form
+    --------------
+    On the rational grid z = k/grid for z in [-1, 2] (which contains 1/3 and 2/3 whenever 3 | grid):
+    the ReLU form (executed as kernels.circuits.round_block) equals the piecewise definition; for
+    h in {0,1} and every grid e with |e| <= radius the block returns h; the block's l1 norm is 9.
+
+    Exactness
+    ---------
+    Exact (Fractions).
+
+    Mutants
+    -------
+    Scale 2 (output 2/3 at z = 1); radius 1/2 (1/2 is a fixed point); per-coordinate norm 6.
+    """
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    g = p["grid"] - p["grid"] % 6 or 6
+    blk = C.round_block(1, scale=statement.scale)
+    net = C.ReluNet(tuple(blk) + ((np.array([[Fraction(1)]], dtype=object), np.array([Fraction(0)], dtype=object)),),
+                    (1,), (True,))
+    zs = [Fraction(k, g) for k in range(-g, 2 * g + 1)]
+    out = C.forward_exact(net, np.array([[z] for z in zs], dtype=object))
+    bad = [(z, o) for z, o in zip(zs, out) if o != _round_piecewise(z)]
+    ev.add({"part": "ReLU form = piecewise", "points": len(zs), "first": str(bad[0][0]) if bad else None},
+           len(bad), 0)
+    for h in (0, 1):
+        es = [Fraction(k, g) for k in range(-g, g + 1) if abs(Fraction(k, g)) <= statement.radius]
+        o2 = C.forward_exact(net, np.array([[h + e] for e in es], dtype=object))
+        bad = [e for e, o in zip(es, o2) if o != h]
+        ev.add({"part": f"round(h + e) = h, h = {h}", "radius": statement.radius,
+                "first bad e": str(bad[0]) if bad else None}, len(bad), 0)
+    blk3 = C.round_block(1)
+    norm = sum(abs(v) for W, b in blk3 for v in list(W.ravel()) + list(b.ravel()))
+    ev.add({"part": "l1 norm per coordinate"}, norm, statement.norm)
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E12 / E9. margins against depth, with and without rounding; Theorem 3.1
+# ---------------------------------------------------------------------------------------------
+
+_SWEEP_CACHE: dict = {}
+
+
+def depth_sweep(qs: tuple, rounding: bool, seed: int, random_r: int, restarts: int, steps: int) -> dict:
+    """For each depth q: the ID chain and one random circuit (m = 3, widths <= random_r) compiled with
+    or without rounding; min over inputs of the attack radius, and gamma_D6 (rounded nets only)."""
+    key = (qs, rounding, seed, random_r, restarts, steps)
+    if key in _SWEEP_CACHE:
+        return _SWEEP_CACHE[key]
+    rng = np.random.default_rng(seed)
+    rows = []
+    for q in qs:
+        for fam in ("id-chain", "random"):
+            circ = id_chain(q) if fam == "id-chain" else C.random_circuit(rng, 3, q, random_r)
+            net = C.compile_relu(circ, rounding=rounding)
+            X = cube(circ.m)
+            rho = margins(net, circ, X, rng, restarts=restarts, steps=steps)
+            row = {"q": q, "family": fam, "s": circ.size, "r": circ.width, "alpha": net.l1_norm(), "p": net.n_params,
+                       "rho_min": float(np.min(rho)), "rho_all": rho}
+            if rounding:
+                row.update(circuit_d6_constants(net, X))
+            rows.append(row)
+    _SWEEP_CACHE[key] = rows
+    return rows
+
+
+@dataclass(frozen=True)
+class DepthMarginStatement:
+    """rho_min(q_max) >= ratio * rho_min(q_min) (no decay with depth) for nets built with ``rounding``."""
+
+    rounding: bool = True
+    ratio: float = 0.8
+
+
+_DEPTH_PARAMS = [Param("q_max", int, 3, 200, doc="largest depth (powers of two plus one up to it)"),
+                 Param("random_r", int, 1, 8, doc="width of the random circuits"),
+                 Param("restarts", int, 1, 64), Param("steps", int, 5, 2000)]
+_DEPTH_TIERS = {"quick": {"q_max": 5, "random_r": 2, "restarts": 1, "steps": 12},
+                "full": {"q_max": 9, "random_r": 3, "restarts": 2, "steps": 20},
+                "gpu": {"q_max": 65, "random_r": 6, "restarts": 8, "steps": 60}}
+
+
+def _qs(q_max: int) -> tuple:
+    qs, q = [], 2
+    while q <= q_max:
+        qs.append(q)
+        q = 2 * q - 1
+    return tuple(qs)
+
+
+def _margin_plot(rows_r, rows_n):
+    series = []
+    for rows, tag, style in ((rows_r, "with round", "-o"), (rows_n, "without round (Lemma 3.2 only)", "--s")):
+        for fam in ("id-chain", "random"):
+            pts = [r for r in rows if r["family"] == fam]
+            series.append({"x": [r["q"] for r in pts], "y": [r["rho_min"] for r in pts], "label": f"{fam}, {tag}",
+                           "style": style})
+    g = [r for r in rows_r if r["family"] == "id-chain"]
+    series.append({"x": [r["q"] for r in g], "y": [r["gamma"] for r in g], "label": "certified gamma_D6 (id-chain)",
+                   "style": ":"})
+    return {"title": "All-layer margin (attack upper bound, min over inputs) against circuit depth q",
+            "xlabel": "circuit depth q", "ylabel": "rho", "logx": True, "logy": True, "series": series}
+
+
+@claim(
+    id="seed000.lemma_3.3", source=SOURCE, label="Lemma 3.3", entry="E12",
+    title="With round corrections the all-layer margin of the circuit net does not decay with depth",
+    lines=[(151, 153)], printed=DepthMarginStatement(),
+    mutants=[Mutant("no-correction", "zeta = identity (Lemma 3.2's net): the margin decays like 1/sqrt(q)",
+                    DepthMarginStatement(rounding=False))],
+    expect=Status.MECHANISM, rigor=Rigor.MECHANISM, kind=Kind.MECHANISM,
+    params=_DEPTH_PARAMS, tiers=_DEPTH_TIERS,
+)
+def check_lemma_3_3(statement: DepthMarginStatement, p, ctx) -> Verdict:
+    """Lemma 3.3: correction functions give an all-layer margin 1/poly(s), independent of depth.
+
+    Statement
+    ---------
+    There are correction functions zeta_1..zeta_{q-2} (2-layer ReLU nets) such that
+    F' = f_{q-1} o zeta_{q-2} o f_{q-2} o ... o zeta_1 o f_1 has rho_{F'}(theta', x, G(x)) >= 1/poly(s)
+    for every x in {0,1}^m.
+
+    Source
+    ------
+    Seed 000, Section 3, Lemma 3.3, lines 151-153 (toy intuition lines 155-175; proof via Thm D.6).
+
+    Checkable form
+    --------------
+    Mechanism: "1/poly(s)" has no constant to test, so the depth dependence is checked.  For depths
+    q = 2, 3, 5, 9, ... <= q_max: the ID chain and a random circuit (m = 3) are compiled with a round
+    block after every gate block (all round parameters perturbable too); rho_min(q) = min over all
+    2^m inputs of the attack radius (kernels.circuits.min_flip_radius: PGD over all parameters with
+    bisection on the radius; each radius is certified by a flipping perturbation, so it is an upper
+    bound on rho).  The statement holds when rho_min(q_max) >= 0.8 rho_min(q_min) for both
+    families; the certified lower bound gamma_D6 (Theorem D.6, constants measured on the net) is
+    reported and plotted beside it.
+
+    Exactness
+    ---------
+    Float64 attack; the ratio 0.8 leaves room for the attack's optimisation error (the rounded ID
+    chain measures 0.079 to 0.083 at every depth) while the uncorrected chain falls from 0.254
+    (q = 2) to 0.099 (q = 9), a ratio 0.39.
+
+    Mutants
+    -------
+    No correction (zeta = identity): the margin of the ID chain decays like 1/sqrt(q).
+    """
+    ev = Evidence("ge", rigor=Rigor.MECHANISM)
+    qs = _qs(p["q_max"])
+    seed = ctx.seed("sweep")
+    rows = depth_sweep(qs, statement.rounding, seed, p["random_r"], p["restarts"], p["steps"])
+    for fam in ("id-chain", "random"):
+        pts = [r for r in rows if r["family"] == fam]
+        ev.add({"family": fam, "q_min": pts[0]["q"], "q_max": pts[-1]["q"], "rounding": statement.rounding},
+               pts[-1]["rho_min"], statement.ratio * pts[0]["rho_min"])
+    ev.details["margins"] = [{k: (round(v, 5) if isinstance(v, float) else v) for k, v in r.items()
+                              if k in ("q", "family", "s", "r", "rho_min", "gamma")} for r in rows]
+    if statement.rounding:
+        other = depth_sweep(qs, False, seed, p["random_r"], p["restarts"], p["steps"])
+        ev.plots.append(_margin_plot(rows, other))
+        for r in rows:
+            ev.add({"family": r["family"], "q": r["q"], "part": "attack radius >= certified gamma_D6"},
+                   r["rho_min"], r["gamma"])
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E8. the classes G_{q,r,s} and F_{w,d,alpha}
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassesStatement:
+    """p(w, d, m) for F_{w,d}; the network depth of the construction as a function of q."""
+
+    p_of: object
+    depth_of: object
+
+
+_CLASSES = ClassesStatement(lambda w, d, m: w * m + (d - 1) * w * w + w + d * w + 1, lambda q: 4 * (q - 1) + 1)
+
+
+@claim(
+    id="seed000.classes_G_F", source=SOURCE, label="Section 3 definitions", entry="E8",
+    title="Layered circuits G_{q,r,s} and nets F_{w,d,alpha}: p = wm + (d-1)w^2 + w + dw + 1",
+    lines=[(115, 123)], printed=_CLASSES,
+    mutants=[Mutant("p-d-square-layers", "p = wm + d w^2 + dw + 1 (one square layer too many)",
+                    ClassesStatement(lambda w, d, m: w * m + d * w * w + d * w + 1, _CLASSES.depth_of)),
+             Mutant("depth-2q", "construction depth 2q (forgets the round blocks)",
+                    ClassesStatement(_CLASSES.p_of, lambda q: 2 * q))],
+    expect=Status.CONFIRMED, rigor=Rigor.EXACT,
+    params=[Param("circuits", int, 1, 10_000)], tiers={"quick": {"circuits": 30}, "full": {"circuits": 300}},
+)
+def check_classes(statement: ClassesStatement, p, ctx) -> Verdict:
+    """The circuit class G_{q,r,s} and the network class F_{w,d,alpha}.
+
+    Statement
+    ---------
+    Layered circuits of AND(2), OR(2), NOT(1), ID(1) gates with depth q (input layer counted), width r
+    (>= m) and size s; F_{w,d}(x, theta) = W_d relu(W_{d-1} relu(... relu(W_0 x + b_0) ...) + b_{d-1}) + b_d
+    with W_0 in R^{w x m}, W_i in R^{w x w}, W_d in R^{1 x w}, b_i in R^w, b_d in R, so
+    p = wm + (d-1) w^2 + w + dw + 1.
+
+    Source
+    ------
+    Seed 000, Section 3 definitions, lines 115-123.
+
+    Checkable form
+    --------------
+    (i) p: the formula against the parameters of a random circuit net zero-padded to F_{w,d} (every
+    layer's arrays allocated at the class's shapes and their sizes summed), w = the net's width.
+    (ii) The generator: q, r, s of random circuits match their layers, r >= m, and the construction
+    of Lemma B.1 + Prop 3.4 + output layer has 4(q - 1) + 1 affine layers.
+
+    Exactness
+    ---------
+    Exact integers.
+
+    Mutants
+    -------
+    p with d square layers; the construction depth 2q (forgetting the round blocks).
+    """
+    ev = Evidence("eq", rigor=Rigor.EXACT)
+    rng = ctx.rng("circuits")
+    for k, circ in enumerate(random_circuits(rng, p["circuits"], 6, 8, 6)):
+        net = C.compile_relu(circ)
+        w, d, m = net.width, net.depth - 1, circ.m
+        shapes = [(w, m)] + [(w, w)] * (d - 1) + [(1, w)]
+        count = sum(np.zeros(s).size for s in shapes) + d * np.zeros(w).size + 1
+        ev.add({"circuit": k, "w": w, "d": d, "m": m, "part": "p"}, statement.p_of(w, d, m), int(count))
+        ev.add({"circuit": k, "q": circ.depth, "part": "construction depth"}, statement.depth_of(circ.depth), net.depth)
+        ev.add({"circuit": k, "part": "q, r, s, r >= m"},
+               circ.depth == len(circ.layers) + 1 and circ.size == sum(len(x) for x in circ.layers) and circ.width >= circ.m,
+               relation="true")
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E9. Theorem 3.1
+# ---------------------------------------------------------------------------------------------
+
+
+def fanout_circuit(r: int) -> C.Circuit:
+    """m = 1: r ID gates reading the single input, then r ID gates, then one output: fan-out r."""
+    return C.Circuit(1, (tuple(("ID", (0,)) for _ in range(r)), tuple(("ID", (j,)) for j in range(r)), (("ID", (0,)),)))
+
+
+@dataclass(frozen=True)
+class Thm31Statement:
+    """gamma_D6 >= gamma_D6(r = 1) / r^r_exponent (gamma = 1/poly(r)) and independent of depth."""
+
+    r_exponent: float = 2.0
+
+
+@claim(
+    id="seed000.theorem_3.1", source=SOURCE, label="Theorem 3.1", entry="E9",
+    title="ReLU nets SM-approximate circuits: exact construction, alpha = O(s), gamma = 1/poly(r) free of depth",
+    lines=[(127, 135), (395, 405)], printed=Thm31Statement(),
+    mutants=[Mutant("gamma-free-of-r", "gamma_D6 independent of the circuit width (fails for fan-out r)",
+                    Thm31Statement(r_exponent=0.0))],
+    expect=Status.MECHANISM, rigor=Rigor.MECHANISM, kind=Kind.MECHANISM,
+    params=[Param("circuits", int, 1, 1000), Param("q_max", int, 3, 1025), Param("r_max", int, 1, 256)],
+    tiers={"quick": {"circuits": 10, "q_max": 33, "r_max": 16}, "full": {"circuits": 60, "q_max": 129, "r_max": 64}},
+)
+def check_theorem_3_1(statement: Thm31Statement, p, ctx) -> Verdict:
+    """Theorem 3.1: feedforward nets SM-approximate layered circuits with sample complexity poly(s) log(wd).
+
+    Statement
+    ---------
+    For G_{q,r,s} and F_{w,d,alpha} with w >~ r, alpha ~ s, d ~ q: for all eps and P over {0,1}^m,
+    F_{w,d,alpha} eps-SM-approximates G w.r.t. (l_0-1, P) with sample complexity poly(s) O~(log(wd)/eps^2).
+    The proof builds the net of Lemma B.1 with round blocks (alpha = O(s)) and gets
+    gamma = 1/poly(r, q) from Theorem D.6.
+
+    Source
+    ------
+    Seed 000, Section 3, Theorem 3.1, lines 127-135, proof lines 395-405.
+
+    Checkable form
+    --------------
+    Mechanism (poly and O~ hide constants): (a) the rounded net computes F = 2G - 1 exactly on all
+    inputs of random circuits; (b) alpha = ||theta||_1 <= 5 s + 9 (sum of gate-layer widths) + 3 exactly;
+    (c) gamma_D6 (Theorem D.6 with constants measured on the net, kernels.sm_bounds) of ID chains is
+    the same for every depth 3 <= q <= q_max (q = 2 has no middle block) (no q-dependence, catalog pitfall 16); (d) for fan-out circuits
+    (one input read by r gates) gamma_D6(r) >= gamma_D6(1) / r^2 (1/poly(r)); (e) n_SM = alpha^2 ln p/
+    gamma_D6^2 / eps^2 of ID chains is plotted against the size s (polynomial) beside the VC-type p/eps^2.
+
+    Exactness
+    ---------
+    (a), (b) exact; (c), (d) float64 operator norms (relative error ~1e-15; (c) compares with rel. tol
+    1e-12).
+
+    Mutants
+    -------
+    gamma independent of r: fan-out r makes ||W_1||_op = sqrt(r) and lambda = sqrt(r), so gamma_D6 ~ 1/r.
+    """
+    ev = Evidence("eq", rigor=Rigor.MECHANISM)
+    rng = ctx.rng("circuits")
+    for k, circ in enumerate(random_circuits(rng, p["circuits"], 5, 6, 4)):
+        net = C.compile_relu(circ)
+        X = cube(circ.m)
+        out = C.forward_exact(net, X)
+        G = C.evaluate_circuit(circ, X)
+        ev.add({"circuit": k, "q": circ.depth, "s": circ.size, "part": "F = 2G - 1"}, sum(o != 2 * g - 1 for o, g in zip(out, G)), 0)
+        ev.add({"circuit": k, "part": "alpha <= 5 s + 9 sum r_i + 3"}, net.l1_norm(),
+               5 * circ.size + 9 * sum(circ.widths[1:]) + 3, relation="le")
+    qs = [q for q in _qs(p["q_max"]) if q >= 3]  # q = 2 has no middle block (only f_0 and the output)
+    g0, plot_s, plot_n, plot_vc = None, [], [], []
+    for q in qs:
+        circ = id_chain(q)
+        net = C.compile_relu(circ)
+        cst = circuit_d6_constants(net, cube(1))
+        g0 = cst["gamma"] if g0 is None else g0
+        ev.add({"q": q, "part": "gamma_D6 independent of depth (ID chain)"}, cst["gamma"], g0, relation="approx",
+               tol=1e-12 * g0)
+        plot_s.append(circ.size)
+        plot_n.append(n_sm(0.1, float(net.l1_norm()), cst["gamma"], net.n_params))
+        plot_vc.append(net.n_params / 0.01)
+    r, gam1 = 1, None
+    while r <= p["r_max"]:
+        net = C.compile_relu(fanout_circuit(r))
+        g = circuit_d6_constants(net, cube(1))["gamma"]
+        gam1 = g if gam1 is None else gam1
+        ev.add({"r": r, "part": f"gamma_D6(r) >= gamma_D6(1)/r^{statement.r_exponent:g}", "gamma": g}, g,
+               gam1 / r ** statement.r_exponent, relation="ge")
+        r *= 2
+    ev.plots.append({"title": "Sample-complexity bound against circuit size s (ID chains, eps = 0.1)",
+                     "xlabel": "circuit size s (= depth - 1)", "ylabel": "samples", "logx": True, "logy": True,
+                     "series": [{"x": plot_s, "y": plot_n, "label": "alpha^2 ln p / gamma_D6^2 (polylog incl.)", "style": "-o"},
+                                {"x": plot_s, "y": plot_vc, "label": "VC-type p / eps^2", "style": "--"}]})
+    return ev.verdict()
+
+
+# ---------------------------------------------------------------------------------------------
+# E36. norm-based surrogates
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NormProductStatement:
+    """prod ||W_i||_op grows at least like base^(number of blocks) (exponential in depth)."""
+
+    base: float = math.sqrt(2)
+    poly_exponent: float | None = None  # mutant form: prod <= q^poly_exponent
+
+
+def _op_product(net: C.ReluNet) -> float:
+    return float(np.prod([np.linalg.norm(W.astype(float), 2) for W, _ in net.layers]))
+
+
+@claim(
+    id="seed000.text_norm_vc", source=SOURCE, label="Text claims (l.23, l.135, l.226)", entry="E36",
+    title="Norm-based bounds (prod ||W_i||_op) are exponential in depth; the all-layer-margin bound is polynomial",
+    lines=[(23, 23), (135, 135), (226, 226)], printed=NormProductStatement(),
+    mutants=[Mutant("polynomial-norm-product", "prod ||W_i||_op <= q^2 (polynomial in depth)",
+                    NormProductStatement(poly_exponent=2.0)),
+             Mutant("base-4", "prod ||W_i||_op >= 4^(blocks)", NormProductStatement(base=4.0))],
+    expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
+    params=[Param("q_max", int, 3, 1025)], tiers={"quick": {"q_max": 17}, "full": {"q_max": 65}},
+)
+def check_norm_vc(statement: NormProductStatement, p, ctx) -> Verdict:
+    """Text claims: norm-based and VC surrogates versus the all-layer margin.
+
+    Statement
+    ---------
+    VC bounds give poly(w q) for circuits; norm-based bounds depend on prod_i ||W_i||_op, "exponentially
+    large in d for the naive construction" (l.135); for transformers VC >= Omega(w T) (l.226).
+
+    Source
+    ------
+    Seed 000, Text claims (l.23, l.135, l.226): lines 23, 135 and 226.
+
+    Checkable form
+    --------------
+    Only the norm claim is computable (the VC claims are cited lower bounds).  Circuits of depth q
+    with two inputs and q - 1 layers of (AND, OR) gates both reading the two previous gates: the naive
+    Lemma 3.2 net and the rounded net.  prod ||W_i||_op (float64 SVD) is compared with
+    base^(q - 1), base = sqrt(2) (each AND/OR block has ||W_1||_op >= sqrt(2)), at depths
+    q = 2, 3, 5, ... <= q_max; the all-layer-margin bound of the same nets is polynomial in q
+    (Theorem 3.1).
+
+    Exactness
+    ---------
+    Float64 operator norms (relative error ~1e-15), compared on logarithms; the slack is >= 0.34
+    nats at every depth, far above rounding.
+
+    Mutants
+    -------
+    A polynomial product (<= q^2): false from q = 9 on; base 4 per block: more than the construction
+    gives.
+    """
+    ev = Evidence("ge", rigor=Rigor.FLOAT)
+    rows = []
+    for q in _qs(p["q_max"]):
+        layers = tuple(((("AND", (0, 1)), ("OR", (0, 1))) if i < q - 2 else (("AND", (0, 1)),)) for i in range(q - 1))
+        circ = C.Circuit(2, layers)
+        for rounding in (False, True):
+            net = C.compile_relu(circ, rounding=rounding)
+            lp = math.log(_op_product(net))
+            if statement.poly_exponent is None:
+                ev.add({"q": q, "rounding": rounding, "part": "log prod ||W||_op >= blocks * log base"}, lp,
+                       (q - 1) * math.log(statement.base))
+            else:
+                ev.add({"q": q, "rounding": rounding, "part": "log prod ||W||_op <= exponent * log q"}, lp,
+                       statement.poly_exponent * math.log(q), relation="le")
+            rows.append({"q": q, "rounding": rounding, "log prod ||W||_op": round(lp, 3)})
+    ev.details["norm products"] = rows
+    return ev.verdict()
