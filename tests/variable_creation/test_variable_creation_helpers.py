@@ -1,0 +1,60 @@
+"""Unit tests of the helpers inside the thesis_ch4 claim package (verify.variable_creation)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify.variable_creation.covering import (
+    basis_packing_log,
+    executed_basis_packing,
+    numeric_split_min,
+)
+from verify.variable_creation.definitions import exact_proper_cover, greedy_cover
+from verify.variable_creation.sample_complexity import first_identified, quantile_ci
+
+
+def test_basis_packing_formula_matches_execution():
+    # ratio 4 -> k = 3; executed packing on N = 8 inputs has C(8, 3) 2^3 members
+    low, k = basis_packing_log(8, 4.0)
+    assert k == 3
+    assert executed_basis_packing(8, 3, 1.0, 0.25) == round(np.exp(low))
+
+
+@given(st.integers(2, 8), st.integers(1, 3), st.floats(0.3, 2.0), st.integers(0, 2**31 - 1))
+def test_exact_cover_between_packing_and_greedy(K, m, eps, seed):
+    from kernels.attention import greedy_packing
+
+    F = np.random.default_rng(seed).normal(size=(K, m))
+    exact = exact_proper_cover(F, eps)
+    assert len(greedy_packing(F, 2 * eps)) <= exact <= greedy_cover(F, eps)
+
+
+def test_numeric_split_matches_closed_form():
+    from kernels.attention import lemma_a8_optimum
+
+    rng = np.random.default_rng(0)
+    a, b = np.array([2.0, 0.5, 3.0]), np.array([1.0, 4.0, 0.2])
+    assert abs(numeric_split_min(a, b, 1.5, rng) / lemma_a8_optimum(a, b, 1.5)[0] - 1) < 1e-6
+
+
+def test_first_identified_is_a_valid_threshold():
+    from kernels.attention import conjunction_unique
+
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        state = rng.bit_generator.state
+        m_star = first_identified(rng, 40, 120)
+        rng2 = np.random.default_rng(0)
+        rng2.bit_generator.state = state
+        X = rng2.random((120, 40)) < 0.5 ** (1 / 3)
+        y = X[:, :3].all(axis=1)
+        assert conjunction_unique(X[:m_star], y[:m_star], range(3))
+        assert not conjunction_unique(X[: m_star - 1], y[: m_star - 1], range(3))
+
+
+def test_quantile_ci_brackets_the_quantile():
+    vals = np.arange(100)
+    q, lo, hi = quantile_ci(vals, 0.8)
+    assert q == 79 and lo < q < hi

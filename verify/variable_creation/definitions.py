@@ -1,0 +1,349 @@
+"""Definitions and small statements: covering numbers and packings (Def 4.1, E1), Cor A.3 (E4), the
+head definitions (Defs 4.3, 4.4, E5), and the Section 4.5 lower bound / sensitivity remarks (E21).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from kernels.attention import (
+    cls_readout,
+    greedy_packing,
+    selector_head_trainable_p,
+    softmax,
+)
+
+from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from . import SOURCE
+
+# ---------------------------------------------------------------------------------------------
+# E1. Def 4.1
+# ---------------------------------------------------------------------------------------------
+
+
+def exact_proper_cover(F: np.ndarray, eps: float) -> int:
+    """Smallest |C|, C a subset of the rows of F, with every row within sup-distance eps of C (exhaustive)."""
+    K = F.shape[0]
+    D = np.max(np.abs(F[:, None, :] - F[None, :, :]), axis=2) <= eps
+    for size in range(1, K + 1):
+        for C in combinations(range(K), size):
+            if np.all(np.any(D[list(C)], axis=0)):
+                return size
+    return K
+
+
+def greedy_cover(F: np.ndarray, eps: float) -> int:
+    """Size of a greedy proper eps-cover (an upper bound on N_inf of the finite class)."""
+    D = np.max(np.abs(F[:, None, :] - F[None, :, :]), axis=2) <= eps
+    left = np.ones(F.shape[0], dtype=bool)
+    n = 0
+    while left.any():
+        j = int(np.argmax((D & left[None, :]).sum(axis=1)))
+        left &= ~D[j]
+        n += 1
+    return n
+
+
+@dataclass(frozen=True)
+class PackingStatement:
+    scale: float = 2.0  # packings at scale * eps lower-bound N_inf(eps)
+
+
+@claim(
+    id="thesis_ch4.def_4.1",
+    source=SOURCE,
+    label="Definition 4.1",
+    entry="E1",
+    title="Covering number N_inf: a 2 eps-packing lower-bounds it, a proper greedy cover upper-bounds it",
+    lines=[(520, 535)],
+    printed=PackingStatement(),
+    mutants=[Mutant("packing-at-eps", "an eps-packing (not 2 eps) used as a lower bound on N_inf(eps)", PackingStatement(1.0))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.EXACT,
+    params=[Param("instances", int, 1, 10**4), Param("K_max", int, 2, 14)],
+    tiers={"quick": {"instances": 60, "K_max": 10}, "full": {"instances": 400, "K_max": 12}},
+)
+def check_def_4_1(statement: PackingStatement, p, ctx) -> Verdict:
+    """Definition 4.1: l_inf covering numbers, and the packing sandwich used by every capacity check.
+
+    Statement
+    ---------
+    N_inf(F; eps; z^(1..m)) is the smallest |C|, C a subset of F, such that every f in F has f^ in C with
+    max_i ||f(z^(i)) - f^(z^(i))|| <= eps (a proper cover).  Consequence used throughout (catalog section
+    2): any 2 eps-separated subset of F has size <= N_inf(F; eps), and any proper eps-cover has size >= it.
+
+    Source
+    ------
+    Seed 004, Definition 4.1, lines 520-535 (the quoted Zhang bound is Lemma A.10, checked there).
+
+    Checkable form
+    --------------
+    Random finite classes (K <= K_max functions on m <= 4 points, values N(0, 1)), eps in [0.2, 2]: the
+    exact proper covering number (exhaustive set cover), the greedy packing at scale * eps and a greedy
+    proper cover; assert packing <= exact <= greedy cover; plus the points 0, 1.5, 3, 4.5 at eps = 1.
+
+    Exactness
+    ---------
+    Exact integer counts (distances compared with the same float threshold on both sides).
+
+    Mutants
+    -------
+    A packing at scale eps instead of 2 eps is not a lower bound: random classes give eps-packings
+    larger than N_inf(eps) (e.g. 2 functions eps < distance <= 2 eps apart with a third within eps of both).
+    """
+    rng = ctx.rng("classes")
+    ev = Evidence("le", rigor=Rigor.EXACT)
+    eps = 1.0
+    F = np.array([[0.0], [1.5], [3.0], [4.5]])
+    ev.add({"part": "points 0, 1.5, 3, 4.5 (eps = 1)"}, len(greedy_packing(F, statement.scale * eps)), exact_proper_cover(F, eps))
+    for k in range(p["instances"]):
+        K = int(rng.integers(2, p["K_max"] + 1))
+        m = int(rng.integers(1, 5))
+        F = rng.normal(size=(K, m))
+        eps = float(rng.uniform(0.2, 2))
+        exact = exact_proper_cover(F, eps)
+        ev.add({"instance": k, "K": K, "m": m, "eps": round(eps, 4), "part": "packing <= N_inf"}, len(greedy_packing(F, statement.scale * eps)), exact)
+        ev.add({"instance": k, "K": K, "part": "N_inf <= greedy proper cover"}, exact, greedy_cover(F, eps))
+    return ev.verdict(seed=ctx.seed("classes"))
+
+
+# ---------------------------------------------------------------------------------------------
+# E4. Cor A.3
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CorA3Statement:
+    m_min_factor: float | None = None  # hypothesis m >= factor * C / A^2 (None: as printed, no hypothesis)
+
+
+@claim(
+    id="thesis_ch4.cor_A.3",
+    source=SOURCE,
+    label="Corollary A.3",
+    entry="E4",
+    title="R^ <= c sqrt(C_F/m) (1 + log(A sqrt(m/C_F))) from log N <= C_F/eps^2",
+    lines=[(1942, 1954)],
+    printed=CorA3Statement(),
+    corrected=CorA3Statement(1.0),
+    mutants=[Mutant("hypothesis-1/e^2", "hypothesis m >= C/(e^2 A^2) (only makes the formula non-negative)", CorA3Statement(math.exp(-2)))],
+    expect=Status.ERRATUM,
+    rigor=Rigor.FLOAT,
+    params=[Param("instances", int, 10, 10**5)],
+    tiers={"quick": {"instances": 400}, "full": {"instances": 4000}},
+)
+def check_cor_A_3(statement: CorA3Statement, p, ctx) -> Verdict:
+    """Corollary A.3: Rademacher complexity via covering numbers.
+
+    Statement
+    ---------
+    If |f| <= A and log N_inf(F; eps; z) <= C_F / eps^2, then R^(F) <= c sqrt(C_F/m) (1 + log(A sqrt(m/C_F)));
+    the proof takes delta = sqrt(C_F/m) in Lemma A.2's inf_delta (delta + int_delta^A sqrt(log N / m)).
+
+    Source
+    ------
+    Seed 004, Corollary A.3, lines 1942-1954 (Lemma A.2, lines 1930-1940).
+
+    Checkable form
+    --------------
+    With log N = C/eps^2 the Lemma A.2 bound is c inf_{0 < delta <= A} g(delta), g = delta + sqrt(C/m) log(A/delta).
+    For random (A, C, m) (log-uniform, A in [0.1, 10], C in [0.01, 100], m in [1, 10^4], restricted to
+    the statement's hypothesis): (i) the printed value sqrt(C/m)(1 + log(A sqrt(m/C))) is >= 0 (it must
+    bound R^ >= 0); (ii) it equals the infimum of g computed numerically (scipy bounded scalar
+    minimisation on (0, A], plus the endpoint A).  Printed: no hypothesis; corrected: m >= C/A^2.
+
+    Exactness
+    ---------
+    float64; relative tolerance 1e-5 on (ii) (bounded Brent minimiser; observed errors <= 5e-9 relative,
+    mutant gaps >= 30%); (i) is a sign test.
+
+    Mutants
+    -------
+    Hypothesis m >= C/(e^2 A^2): the formula is then >= 0, but for C/A^2 > m the infimum sits at delta = A
+    (value A), not at sqrt(C/m), so (ii) fails.
+    """
+    from scipy.optimize import minimize_scalar
+
+    rng = ctx.rng("instances")
+    ev = Evidence("approx", rigor=Rigor.FLOAT)
+    cases = [(1.0, 100.0, 1)]  # the catalog's example: A = 1, C = 100, m = 1
+    while len(cases) < p["instances"]:
+        cases.append((10 ** rng.uniform(-1, 1), 10 ** rng.uniform(-2, 2), int(10 ** rng.uniform(0, 4))))
+    for A, C, m in cases:
+        if statement.m_min_factor is not None and m < statement.m_min_factor * C / A**2:
+            continue
+        k = math.sqrt(C / m)
+        formula = k * (1 + math.log(A / k))
+        case = {"A": A, "C": C, "m": m}
+        ev.add(dict(case, part="formula >= 0 (bounds R^ >= 0)"), formula, 0.0, relation="ge")
+        res = minimize_scalar(lambda d, k=k, A=A: d + k * math.log(A / d), bounds=(1e-12 * A, A), method="bounded",
+                              options={"xatol": 1e-12 * A})
+        inf = min(float(res.fun), A)
+        ev.add(dict(case, part="formula = inf_delta g(delta)"), formula, inf, tol=1e-5 * max(inf, 1e-12))
+    return ev.verdict(seed=ctx.seed("instances"))
+
+
+# ---------------------------------------------------------------------------------------------
+# E5. Defs 4.3, 4.4
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeadDefStatement:
+    column_softmax: bool = False
+
+
+@claim(
+    id="thesis_ch4.def_4.4",
+    source=SOURCE,
+    label="Definition 4.4",
+    entry="E5",
+    title="Transformer layer / head definitions: matrix form = loop form, row-stochastic attention, equivariance, average head",
+    lines=[(561, 611), (671, 693), (785, 785)],
+    printed=HeadDefStatement(),
+    mutants=[Mutant("column-softmax", "softmax normalised over queries (columns) instead of keys", HeadDefStatement(True))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.FLOAT,
+    params=[Param("instances", int, 5, 10**5)],
+    tiers={"quick": {"instances": 200}, "full": {"instances": 800}},
+)
+def check_def_4_4(statement: HeadDefStatement, p, ctx) -> Verdict:
+    """Definitions 4.3, 4.4: attention heads and the Transformer layer, executed.
+
+    Statement
+    ---------
+    Y = sigma(RowSoftmax(X W_Q (X W_K)^T) X W_V) W_C; each attention row lies in the simplex; self-attention
+    without positional embeddings is permutation-equivariant, the [CLS] output invariant under permutations
+    of the other rows; with W_Q = W_K = 0 the head computes the mean (1/T) 1^T X W_V (line 785; with [CLS]
+    in the sequence the mean runs over T + 1 rows).
+
+    Source
+    ------
+    Seed 004, Definition 4.3 and Definition 4.4, lines 561-611; simplified head lines 671-693; remark
+    line 785.
+
+    Checkable form
+    --------------
+    Random T in [1, 32], d, k in [1, 8], weight scales 10^U(-2, 1), sigma = tanh: (a) the matrix form equals
+    the per-query loop form built from softmax over each query's scores (1e-12); (b) rows of the attention
+    matrix sum to 1 and are >= 0; (c) f(Pi X) = Pi f(X); (d) [CLS] read-out invariant under permuting the
+    non-[CLS] rows; (e) with W_Q = W_K = 0 the head equals the mean over the T + 1 rows times W_V.
+
+    Exactness
+    ---------
+    float64, tolerance 1e-10 relative to the output scale (sums of <= 33 terms).
+
+    Mutants
+    -------
+    Column softmax: equivariance survives but the attention rows no longer sum to 1 (check b).
+    """
+    rng = ctx.rng("instances")
+    ev = Evidence("le", rigor=Rigor.FLOAT)
+    worst = {}
+
+    def attn(X, WQ, WK):
+        S = (X @ WQ) @ (X @ WK).T
+        return softmax(S, axis=0) if statement.column_softmax else softmax(S, axis=1)
+
+    for _ in range(p["instances"]):
+        T, d, k = int(rng.integers(1, 33)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+        sc = 10 ** rng.uniform(-2, 1)
+        X = rng.normal(size=(T, d))
+        WQ, WK, WV, WC = (rng.normal(size=s) * sc for s in ((d, k), (d, k), (d, k), (k, d)))
+        Am = attn(X, WQ, WK)
+        Y = np.tanh(Am @ X @ WV) @ WC
+        loop = np.array([np.tanh(softmax(np.array([(X[t] @ WQ) @ (X[u] @ WK) for u in range(T)])) @ X @ WV) @ WC for t in range(T)])
+        scale = max(1.0, float(np.abs(Y).max()))
+        perm = rng.permutation(T)
+        Yp = np.tanh(attn(X[perm], WQ, WK) @ X[perm] @ WV) @ WC
+        Xc = np.vstack([X, rng.normal(size=d)])
+        permc = np.r_[rng.permutation(T), T]
+        c1 = cls_readout(Xc, WQ, WK, WV, WC)[0]
+        c2 = cls_readout(Xc[permc], WQ, WK, WV, WC)[0]
+        avg = cls_readout(Xc, 0 * WQ, 0 * WK, WV, np.eye(k))[0]
+        for key, val in (("(a) matrix form = loop form", np.abs(Y - loop).max() / scale),
+                         ("(b) |row sums - 1|", np.abs(Am.sum(axis=1) - 1).max()),
+                         ("(c) equivariance", np.abs(Yp - Y[perm]).max() / scale),
+                         ("(d) CLS invariance", np.abs(c1 - c2).max() / max(1.0, np.abs(c1).max())),
+                         ("(e) average head over T+1 rows", np.abs(avg - Xc.mean(axis=0) @ WV).max() / max(1.0, np.abs(avg).max()))):
+            if key not in worst or val > worst[key][0]:
+                worst[key] = (float(val), T, d, k)
+    for key, (val, T, d, k) in worst.items():
+        ev.add({"part": key, "T": T, "d": d, "k": k}, val, 1e-10)
+    return ev.verdict(seed=ctx.seed("instances"))
+
+
+# ---------------------------------------------------------------------------------------------
+# E21. Section 4.5
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SensitivityStatement:
+    fixed_R: float | None = None  # None: R = log(8T/gamma) grows with T (the constructions); else fixed
+
+
+@claim(
+    id="thesis_ch4.sec_4.5",
+    source=SOURCE,
+    label="Section 4.5",
+    entry="E21",
+    title="s log T lower bound (log2 C(T,s) >= s log2(T/s)) and log-T norms keep selector sensitivity ~2/s",
+    lines=[(787, 798)],
+    printed=SensitivityStatement(),
+    mutants=[Mutant("fixed-norm", "weight norm fixed at R = 3 keeps the sensitivity >= 2/s - gamma/2 (Hahn)", SensitivityStatement(3.0))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.FLOAT,
+    params=[Param("T_max", int, 10, 10**6)],
+    tiers={"quick": {"T_max": 10**4}, "full": {"T_max": 10**5}},
+)
+def check_sec_4_5(statement: SensitivityStatement, p, ctx) -> Verdict:
+    """Section 4.5: the Omega(s log T) lower bound and sensitivity at log-T norms.
+
+    Statement
+    ---------
+    (i) Learning s-sparse functions needs m >= Omega(s log T) samples since there are C(T, s) index sets
+    (log2 C(T, s) >= s log2(T/s)); (iii) the constructions bypass Hahn's (2020) sensitivity limitation
+    because their weight norms grow like log T.
+
+    Source
+    ------
+    Seed 004, Section 4.5, lines 787-798.
+
+    Checkable form
+    --------------
+    (i) the integer inequality C(T, s) s^s >= T^s, exactly, for s <= 5 and T on a grid up to T_max.
+    (iii) the Lemma A.20 head (R = log(8T/gamma), gamma = 0.5) executed: sensitivity
+    max_b |f(X(b)) - f(X(b xor e_i))| for i in I (two inputs per i) is >= 2/s - gamma/2 for T up to T_max.
+
+    Exactness
+    ---------
+    (i) exact integers; (iii) float64, tolerance 1e-9.
+
+    Mutants
+    -------
+    Fixed R = 3: the sensitivity decays like 2 e^R/(s e^R + T) (Hahn), below 2/s - gamma/2 once T >~ 100.
+    """
+    ev = Evidence("ge", rigor=Rigor.FLOAT)
+    Ts = [10, 100, 1000, 10**4, 10**5, 10**6]
+    for T in [t for t in Ts if t <= p["T_max"]]:
+        for s in range(1, 6):
+            if s < T:
+                ev.add({"part": "(i) C(T,s) s^s >= T^s", "T": T, "s": s}, math.comb(T, s) * s**s, T**s)
+    gamma = 0.5
+    for T in [t for t in Ts if t <= p["T_max"]]:
+        for s in (1, 2, 3):
+            I = list(range(0, T, max(1, T // s)))[:s]
+            head = selector_head_trainable_p(T, I, gamma, R=statement.fixed_R)
+            b = np.zeros(T, dtype=np.int64)
+            sens = 0.0
+            for i in I:
+                b2 = b.copy()
+                b2[i] = 1
+                sens = max(sens, abs(head(b) - head(b2)))
+            ev.add({"part": "(iii) sensitivity >= 2/s - gamma/2", "T": T, "s": s, "R": round(head.R, 4)}, sens, 2 / s - gamma / 2 - 1e-9)
+    return ev.verdict()

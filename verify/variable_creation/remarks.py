@@ -1,0 +1,224 @@
+"""Positional embeddings (Lemma A.11, E15), approximately orthonormal positional vectors (A.2.1, E22)
+and the residual / unit-ball LayerNorm remarks (Sec 4.4.2, E32)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from kernels.attention import head_forward, project_unit_ball, self_attention
+
+from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from . import SOURCE
+from .covering import product_cover_gap, two_token_family
+
+
+@dataclass(frozen=True)
+class PositionalStatement:
+    include_BP: bool = True  # covering scale uses B_X + B_P
+
+
+@claim(
+    id="thesis_ch4.lemma_A.11",
+    source=SOURCE,
+    label="Lemma A.11",
+    entry="E15",
+    title="Fixed positional embeddings: f_tf-pos(X, P) = f_tf-head(X + P), capacity with B_X -> B_X + B_P",
+    lines=[(721, 721), (2256, 2278)],
+    printed=PositionalStatement(),
+    mutants=[Mutant("B_X-only", "covering scale with B_X instead of B_X + B_P", PositionalStatement(False))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.FLOAT,
+    params=[Param("K", int, 10, 2000), Param("instances", int, 1, 10**4)],
+    tiers={"quick": {"K": 100, "instances": 200}, "full": {"K": 300, "instances": 2000}},
+)
+def check_lemma_A_11(statement: PositionalStatement, p, ctx) -> Verdict:
+    """Lemma A.11: fixed positional embeddings.
+
+    Statement
+    ---------
+    f_tf-pos(X, P) = f_tf-head(X + P); if ||P^T||_{2,inf} <= B_P, the covering bound of Cor 4.9 holds with
+    B_X replaced by B_X + B_P.
+
+    Source
+    ------
+    Seed 004, Lemma A.11, lines 2256-2278 (remark line 721).
+
+    Checkable form
+    --------------
+    (a) max_t ||x_t + p_t|| <= B_X + B_P on random X, P (T <= 64, d <= 8); (b) the head on X + P equals the
+    head with the positional rows added inside the forward pass (the definition; 1e-12); (c) the Theorem
+    4.6 product cover executed on the two-opposite-token family with tokens of norm B_X = 1 plus
+    positional rows of norm B_P = 9 (so x_t + p_t has norm 10), covering scale with B_X + B_P.
+
+    Exactness
+    ---------
+    float64; tolerances 1e-12 (a, b) and eps (1 + 1e-9) (c).
+
+    Mutants
+    -------
+    Using B_X alone in the covering scale (B_P = 9 >> B_X = 1): the score cover is 10x too coarse and the
+    product no longer covers.
+    """
+    rng = ctx.rng("xp")
+    ev = Evidence("le", rigor=Rigor.FLOAT)
+    worst_a = worst_b = 0.0
+    for _ in range(p["instances"]):
+        T, d = int(rng.integers(1, 65)), int(rng.integers(1, 9))
+        X, P = rng.normal(size=(T, d)), rng.normal(size=(T, d)) * 10 ** rng.uniform(-1, 1)
+        BX, BP = np.linalg.norm(X, axis=1).max(), np.linalg.norm(P, axis=1).max()
+        worst_a = max(worst_a, np.linalg.norm(X + P, axis=1).max() - (BX + BP))
+        WV, WQK = rng.normal(size=(d, 2)), rng.normal(size=(d, d))
+        y1 = head_forward(X + P, WV, WQK, X[0] + P[0])
+        a = np.exp((X + P) @ (WQK.T @ (X[0] + P[0])) - ((X + P) @ (WQK.T @ (X[0] + P[0]))).max())
+        y2 = WV.T @ (((X + P).T @ a) / a.sum())
+        worst_b = max(worst_b, float(np.abs(y1 - y2).max()) / max(1.0, float(np.abs(y1).max())))
+    ev.add({"part": "(a) max_t ||x_t + p_t|| - (B_X + B_P)"}, worst_a, 1e-12)
+    ev.add({"part": "(b) f_tf-pos(X, P) = f_tf-head(X + P)"}, worst_b, 1e-12)
+    BX, BP = 1.0, 9.0
+    Xa, WQK, WV = two_token_family(BX + BP, p["K"])
+    for alpha in (0.3, 0.7):
+        product_cover_gap(ev, Xa, WQK, WV, (BX + BP) if statement.include_BP else BX, BX + BP, alpha, 0.2, 2.0,
+                          {"part": "(c) product cover with B_X + B_P", "B_P": BP})
+    return ev.verdict(seed=ctx.seed("xp"))
+
+
+@dataclass(frozen=True)
+class JLStatement:
+    C: float = 12.0  # d = ceil(C ln T / Delta^2)
+
+
+@claim(
+    id="thesis_ch4.defs_A.2.1",
+    source=SOURCE,
+    label="Section A.2.1",
+    entry="E22",
+    title="Delta-approximately orthonormal positional vectors exist in d = O(log T / Delta^2) (random unit vectors)",
+    lines=[(2517, 2595)],
+    printed=JLStatement(),
+    mutants=[Mutant("C=1", "d = ln T / Delta^2 (constant 1)", JLStatement(1.0))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.STATISTICAL,
+    params=[Param("T_max", int, 10, 5000)],
+    tiers={"quick": {"T_max": 500}, "full": {"T_max": 2000}},
+)
+def check_defs_A_2_1(statement: JLStatement, p, ctx) -> Verdict:
+    """Section A.2.1: approximately orthonormal bases and the input maps.
+
+    Statement
+    ---------
+    Positional vectors v_1..v_T with |v_i . v_j| <= Delta exist with d = Theta(log T / Delta^2) (the maximal
+    such family has size exp(Theta(d Delta^2))); E_0, E_1, v_[CLS] orthonormal and orthogonal to all v_i.
+    The bag-of-vectors map is X(b) = diag(b) V (printed "V diag(b)" / "V + diag(b)" are ill-typed).
+
+    Source
+    ------
+    Seed 004, Section A.2.1, lines 2517-2595.
+
+    Checkable form
+    --------------
+    For T in {10, 100, T_max} and Delta in {0.5, 0.25}: T random unit vectors in d = ceil(C ln T / Delta^2)
+    dimensions (C = 12: union bound 2 exp(-d Delta^2/4) T^2/2 <= 1/T) have max_{i != j} |v_i . v_j| <= Delta;
+    the seeded draw is recorded.  The bag-of-vectors map diag(b) V has shape (T, d) and row t equal to b_t v_t.
+
+    Exactness
+    ---------
+    Statistical (one seeded draw per case, failure probability <= 1/T by the union bound for C = 12);
+    Gram entries in float64 (errors ~1e-15).
+
+    Mutants
+    -------
+    C = 1: d = ln T / Delta^2 is too small; the maximal |v_i . v_j| exceeds Delta.
+    """
+    rng = ctx.rng("jl")
+    ev = Evidence("le", rigor=Rigor.STATISTICAL)
+    for T in sorted({10, 100, p["T_max"]}):
+        for Delta in (0.5, 0.25):
+            d = math.ceil(statement.C * math.log(T) / Delta**2)
+            V = rng.normal(size=(T, d))
+            V /= np.linalg.norm(V, axis=1, keepdims=True)
+            G = V @ V.T
+            np.fill_diagonal(G, 0)
+            ev.add({"T": T, "Delta": Delta, "d": d}, float(np.abs(G).max()), Delta)
+            b = rng.integers(0, 2, size=T)
+            X = np.diag(b) @ V
+            ev.add({"T": T, "part": "diag(b) V rows = b_t v_t"}, float(np.abs(X - b[:, None] * V).max()), 0.0)
+    return ev.verdict(seed=ctx.seed("jl"))
+
+
+@dataclass(frozen=True)
+class ResidualStatement:
+    sphere: bool = False
+
+
+@claim(
+    id="thesis_ch4.sec_4.4.2_remarks",
+    source=SOURCE,
+    label="Section 4.4.2",
+    entry="E32",
+    title="Residual connections add <= 1 to the Lipschitz constant; unit-ball LayerNorm keeps token norms <= 1",
+    lines=[(719, 731)],
+    printed=ResidualStatement(),
+    mutants=[Mutant("sphere-normalisation", "LayerNorm as u/||u|| (sphere) instead of the unit-ball projection", ResidualStatement(True))],
+    expect=Status.CONFIRMED,
+    rigor=Rigor.FLOAT,
+    params=[Param("instances", int, 10, 10**5)],
+    tiers={"quick": {"instances": 500}, "full": {"instances": 5000}},
+)
+def check_sec_4_4_2(statement: ResidualStatement, p, ctx) -> Verdict:
+    """Section 4.4.2 remarks: residual connections and the LayerNorm variant.
+
+    Statement
+    ---------
+    A residual connection x_t + f(X) adds at most 1 to a layer's Lipschitz constant; the "LayerNorm" of
+    the analysis is the projection onto the unit ball (Pi_norm), which keeps every token norm <= 1 and is
+    1-Lipschitz (Lemma A.9).
+
+    Source
+    ------
+    Seed 004, Section 4.4.2, lines 719-731.
+
+    Checkable form
+    --------------
+    Random layers (T <= 16, d <= 8, rows of Z in the unit ball, perturbations 10^U(-4, 0)): with
+    L_f = ||W_V||_2 (1 + 4 ||W_K W_Q^T||_2) (Lemma A.14), max_t ||(z_t + f(Z)_t) - (z'_t + f(Z')_t)|| <=
+    (1 + L_f) max_t ||z_t - z'_t||, and max_t ||LN(z_t + f(Z)_t)|| <= 1 and
+    max_t ||LN(u_t) - LN(u'_t)|| <= max_t ||u_t - u'_t||, including the pair u = -u' = 1e-3 e_1.
+
+    Exactness
+    ---------
+    float64, relative tolerance 1e-9.
+
+    Mutants
+    -------
+    Sphere normalisation: 1-Lipschitzness fails near 0 (ratio 1/eta at u = -u' = eta e_1).
+    """
+    rng = ctx.rng("layers")
+    ev = Evidence("le", rigor=Rigor.FLOAT)
+
+    def LN(U):
+        return U / np.linalg.norm(U, axis=-1, keepdims=True) if statement.sphere else project_unit_ball(U)
+
+    worst_res = worst_norm = worst_ln = -np.inf
+    for _ in range(p["instances"]):
+        T, d = int(rng.integers(2, 17)), int(rng.integers(1, 9))
+        WQ, WK, WV = (rng.normal(size=(d, d)) * 10 ** rng.uniform(-1, 0.5) for _ in range(3))
+        Z = project_unit_ball(rng.normal(size=(T, d)))
+        Z2 = project_unit_ball(Z + rng.normal(size=(T, d)) * 10 ** rng.uniform(-4, 0))
+        Lf = np.linalg.norm(WV, 2) * (1 + 4 * np.linalg.norm(WK @ WQ.T, 2))
+        U, U2 = Z + self_attention(Z, WQ, WK, WV), Z2 + self_attention(Z2, WQ, WK, WV)
+        dz = np.linalg.norm(Z - Z2, axis=1).max()
+        if dz == 0 or np.linalg.norm(U - U2, axis=1).max() == 0:  # identical inputs: nothing to compare
+            continue
+        worst_res = max(worst_res, np.linalg.norm(U - U2, axis=1).max() / ((1 + Lf) * dz))
+        worst_norm = max(worst_norm, np.linalg.norm(LN(U), axis=1).max())
+        worst_ln = max(worst_ln, np.linalg.norm(LN(U) - LN(U2), axis=1).max() / np.linalg.norm(U - U2, axis=1).max())
+    u = np.array([[1e-3, 0.0]])
+    worst_ln0 = float(np.linalg.norm(LN(u) - LN(-u)) / np.linalg.norm(2 * u))
+    ev.add({"part": "residual ratio / (1 + L_f)"}, float(worst_res), 1 + 1e-9)
+    ev.add({"part": "max token norm after LN"}, float(worst_norm), 1 + 1e-9)
+    ev.add({"part": "LN Lipschitz ratio (random)"}, float(worst_ln), 1 + 1e-9)
+    ev.add({"part": "LN Lipschitz ratio at u = -u' = 1e-3 e_1"}, worst_ln0, 1 + 1e-9)
+    return ev.verdict(seed=ctx.seed("layers"))
