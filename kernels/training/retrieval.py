@@ -1,0 +1,189 @@
+"""Small trainers for the sparse-retrieval experiments of seed 002 (arXiv 2503.11272): a feedforward net
+with a fully connected first layer (Definition 5, lines 399-441) and a single-layer multi-head transformer
+(lines 275-313, separate W_Q, W_K so that the Figure 2 experiment can be mirrored).
+
+Both are plain numpy with hand-written backward passes (tested against central finite differences in
+tests/sparse_retrieval/test_sparse_retrieval_training.py).  Everything is float64 and seeded, so runs are
+bit-for-bit reproducible on one machine.
+
+FFN: x_flat (n, P) -> y_hat (n, K),  y_hat = relu(x_flat W^T + c) A^T   (W (m, P), c (m,), A (K, m)).
+Transformer: Z (n, N, D) -> y_hat (n, N); head h: S = (Z Wq_h^T)(Z Wk_h^T)^T / sqrt(D_k), softmax rows,
+O_h = softmax(S) Z; readout a^T relu(W2 concat_h O_h + b2) + c2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import sqrt
+
+import numpy as np
+
+from .._checks import require_int
+
+__all__ = [
+    "Adam",
+    "ffn_forward_backward",
+    "ffn_init",
+    "transformer_forward_backward",
+    "transformer_init",
+]
+
+
+def ffn_init(rng: np.random.Generator, P: int, m: int, K: int) -> dict:
+    P = require_int("P", P, min_value=1, max_value=10**7)
+    m = require_int("m", m, min_value=1, max_value=10**6)
+    K = require_int("K", K, min_value=1, max_value=10**6)
+    return {"W": rng.standard_normal((m, P)) / sqrt(P), "c": np.zeros(m), "A": rng.standard_normal((K, m)) / sqrt(m)}
+
+
+def ffn_forward_backward(params: dict, X: np.ndarray, Y: np.ndarray | None = None):
+    """Forward (and, with targets Y, the MSE loss mean((y_hat - Y)^2) and its gradients)."""
+    pre = X @ params["W"].T + params["c"]
+    h = np.maximum(pre, 0.0)
+    out = h @ params["A"].T
+    if Y is None:
+        return out
+    diff = out - Y
+    loss = float(np.mean(diff**2))
+    g_out = 2 * diff / diff.size
+    gA = g_out.T @ h
+    g_pre = (g_out @ params["A"]) * (pre > 0)
+    return out, loss, {"W": g_pre.T @ X, "c": g_pre.sum(0), "A": gA}
+
+
+def transformer_init(rng: np.random.Generator, D: int, H: int, Dk: int, m: int) -> dict:
+    D = require_int("D", D, min_value=1, max_value=10**5)
+    H = require_int("H", H, min_value=1, max_value=1024)
+    Dk = require_int("Dk", Dk, min_value=1, max_value=10**5)
+    m = require_int("m", m, min_value=1, max_value=10**6)
+    return {
+        "Wq": rng.standard_normal((H, Dk, D)) / sqrt(D),
+        "Wk": rng.standard_normal((H, Dk, D)) / sqrt(D),
+        "W2": rng.standard_normal((m, H * D)) / sqrt(H * D),
+        "b2": np.zeros(m),
+        "a": rng.standard_normal(m) / sqrt(m),
+        "c2": np.zeros(1),
+    }
+
+
+def transformer_forward_backward(params: dict, Z: np.ndarray, Y: np.ndarray | None = None):
+    """Forward pass (n, N) and, with targets, MSE over all positions and gradients of every parameter."""
+    n, N, D = Z.shape
+    H, Dk, _ = params["Wq"].shape
+    scale = 1.0 / sqrt(Dk)
+    Qs = np.einsum("hkd,and->ahnk", params["Wq"], Z)
+    Ks = np.einsum("hkd,and->ahnk", params["Wk"], Z)
+    S = np.einsum("ahik,ahjk->ahij", Qs, Ks) * scale
+    S -= S.max(axis=3, keepdims=True)
+    Pm = np.exp(S)
+    Pm /= Pm.sum(axis=3, keepdims=True)
+    O = np.einsum("ahij,ajd->aihd", Pm, Z).reshape(n, N, H * D)
+    pre = O @ params["W2"].T + params["b2"]
+    hid = np.maximum(pre, 0.0)
+    out = hid @ params["a"] + params["c2"][0]
+    if Y is None:
+        return out
+    diff = out - Y
+    loss = float(np.mean(diff**2))
+    g_out = 2 * diff / diff.size
+    g = {"a": np.einsum("an,anm->m", g_out, hid), "c2": np.array([g_out.sum()])}
+    g_pre = g_out[:, :, None] * params["a"] * (pre > 0)
+    g["W2"] = np.einsum("anm,anp->mp", g_pre, O)
+    g["b2"] = g_pre.sum((0, 1))
+    gO = (g_pre @ params["W2"]).reshape(n, N, H, D)
+    gP = np.einsum("aihd,ajd->ahij", gO, Z)
+    gS = Pm * (gP - (gP * Pm).sum(axis=3, keepdims=True)) * scale
+    gQ = np.einsum("ahij,ahjk->ahik", gS, Ks)
+    gK = np.einsum("ahij,ahik->ahjk", gS, Qs)
+    g["Wq"] = np.einsum("ahnk,and->hkd", gQ, Z)
+    g["Wk"] = np.einsum("ahnk,and->hkd", gK, Z)
+    return out, loss, g
+
+
+@dataclass
+class Adam:
+    """Adam / AdamW (decoupled weight decay) on a dict of arrays; ``step`` updates in place."""
+
+    lr: float = 1e-3
+    beta1: float = 0.9
+    beta2: float = 0.999
+    eps: float = 1e-8
+    weight_decay: float = 0.0
+
+    def __post_init__(self):
+        self.t = 0
+        self.m: dict = {}
+        self.v: dict = {}
+
+    def step(self, params: dict, grads: dict) -> None:
+        self.t += 1
+        for k, g in grads.items():
+            m = self.m.setdefault(k, np.zeros_like(g))
+            v = self.v.setdefault(k, np.zeros_like(g))
+            m *= self.beta1
+            m += (1 - self.beta1) * g
+            v *= self.beta2
+            v += (1 - self.beta2) * g * g
+            mh = m / (1 - self.beta1**self.t)
+            vh = v / (1 - self.beta2**self.t)
+            params[k] -= self.lr * (mh / (np.sqrt(vh) + self.eps) + self.weight_decay * params[k])
+
+
+def online_sample_complexity(
+    arch: str,
+    N: int,
+    seed: int,
+    *,
+    d: int = 10,
+    threshold: float = 0.7,
+    simple: bool = False,
+    max_steps: int = 1500,
+    check_every: int = 10,
+    test_prompts: int = 1000,
+    batch: int = 64,
+    ffn_width: int = 512,
+    lr: float = 1e-3,
+    weight_decay: float = 0.01,
+    return_params: bool = False,
+):
+    """Figure 1 protocol (seed 002 lines 96-99; authors' sample_complexity.py): online AdamW on fresh (simple-)1STR
+    prompts, linear link with u fixed by seed 42, codes omega in {+-1/sqrt(d_e)}^{d_e}, d_e = floor(5 ln N),
+    encoding z_i = (x_i, omega_i, omega_{t_i}); returns the number of prompts seen when the test MSE (averaged
+    over positions, ``test_prompts`` fresh prompts of the same law) first drops below ``threshold``, or None
+    after ``max_steps`` steps.  ``arch``: 'tr' (one head, MLP width 100) or 'ffn' (one hidden layer of width
+    ``ffn_width`` on the flattened prompt, N outputs)."""
+    from math import floor, log
+
+    from ..qstr import encode_transformer, rademacher_codes, sample_qstr, unit_vectors
+
+    if arch not in ("tr", "ffn"):
+        raise ValueError(f"argument 'arch' must be 'tr' or 'ffn', not {arch!r}")
+    N = require_int("N", N, min_value=2, max_value=4096)
+    max_steps = require_int("max_steps", max_steps, min_value=1, max_value=10**7)
+    rng = np.random.default_rng(seed)
+    u = unit_vectors(np.random.default_rng(42), 1, d)
+    d_e = max(1, floor(5 * log(N)))
+    codes = rademacher_codes(np.random.default_rng(43), N, d_e)
+
+    def draw(n):
+        b = sample_qstr(rng, n, N, d, 1, u=u, simple=simple)
+        return encode_transformer(b.x, b.t, codes, scaled=False), b.y
+
+    Zt, yt = draw(test_prompts)
+    D = Zt.shape[2]
+    if arch == "tr":
+        params = transformer_init(rng, D, 1, D, 100)
+        fb, conv = transformer_forward_backward, (lambda Z: Z)
+    else:
+        params = ffn_init(rng, N * D, ffn_width, N)
+        fb, conv = ffn_forward_backward, (lambda Z: Z.reshape(Z.shape[0], -1))
+    opt = Adam(lr=lr, weight_decay=weight_decay)
+    reached = None
+    for step in range(1, max_steps + 1):
+        Z, y = draw(batch)
+        _, _, g = fb(params, conv(Z), y)
+        opt.step(params, g)
+        if step % check_every == 0 and float(np.mean((fb(params, conv(Zt)) - yt) ** 2)) < threshold:
+            reached = step * batch
+            break
+    return (reached, params, codes) if return_params else reached
