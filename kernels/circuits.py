@@ -394,6 +394,10 @@ def min_flip_radius(margin_fn, theta0: np.ndarray, n: int, *, rng: np.random.Gen
                              f"of shape {theta.shape}, not {m.shape} and {g.shape}")
         return m, g
 
+    def keep_better(m, d, best_m, best_d):  # per start, the lower margin and its delta
+        better = m < best_m
+        return np.where(better, m, best_m), np.where(better[:, None], d, best_d)
+
     def attack(radius):  # radius: (n,); returns the best (margin, delta) per sample
         rad = np.repeat(radius, restarts)[:, None]
         d = gen.standard_normal((B, p))
@@ -409,16 +413,12 @@ def min_flip_radius(margin_fn, theta0: np.ndarray, n: int, *, rng: np.random.Gen
         for t in range(steps):
             step = rad * (1.0 - t / steps) * 0.5  # linearly decaying step: converges on smooth problems
             m, g = evaluate(theta0 + d)
-            better = m < best_m
-            best_m = np.where(better, m, best_m)
-            best_d = np.where(better[:, None], d, best_d)
+            best_m, best_d = keep_better(m, d, best_m, best_d)
             d = d - step * g / np.maximum(np.linalg.norm(g, axis=1, keepdims=True), 1e-300)
             nrm = np.linalg.norm(d, axis=1, keepdims=True)
             d = np.where(nrm > rad, d / np.maximum(nrm, 1e-300) * rad, d)
         m, _ = evaluate(theta0 + d)
-        better = m < best_m
-        best_m = np.where(better, m, best_m)
-        best_d = np.where(better[:, None], d, best_d)
+        best_m, best_d = keep_better(m, d, best_m, best_d)
         bm = best_m.reshape(n, restarts)
         idx = np.arange(n) * restarts + bm.argmin(axis=1)
         return bm.min(axis=1), best_d[idx]

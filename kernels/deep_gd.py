@@ -212,10 +212,12 @@ def risk(Vs, X, Y, act: Activation):
     return total / (2 * n) if act.exact else float(total) / (2 * n)
 
 
-def backprop_gradient(Vs, X, Y, act: Activation, *, return_s: bool = False):
+def backprop_gradient(Vs, X, Y, act: Activation, *, return_s: bool = False, hidden_derivative: bool = True):
     """The gradient dL_n/dV_j (list, one matrix per layer) by the recursion (3.7)/(3.8) of Lemma 1.
 
-    With ``return_s`` also the backprop vectors S[j] = s(j) (rows = samples, j = 1..N; S[0] None)."""
+    With ``return_s`` also the backprop vectors S[j] = s(j) (rows = samples, j = 1..N; S[0] None).
+    ``hidden_derivative=False`` drops the factor R_i(j-1) = r'(V_j p(j-1)) from (3.8) for j < N, i.e.
+    s(j) = V_{j+1}^T s(j+1): a deliberately wrong variant (the mutant of seed001.lemma_1_gradient)."""
     X, Y = _check_net(Vs, X, Y)
     n = X.shape[0]
     P, Z = forward(Vs, X, act)
@@ -223,7 +225,8 @@ def backprop_gradient(Vs, X, Y, act: Activation, *, return_s: bool = False):
     S = [None] * (N + 1)
     S[N] = act.df(Z[N]) * (2 * (P[N] - Y))
     for j in range(N - 1, 0, -1):
-        S[j] = act.df(Z[j]) * (S[j + 1] @ np.asarray(Vs[j]))
+        back = S[j + 1] @ np.asarray(Vs[j])
+        S[j] = act.df(Z[j]) * back if hidden_derivative else back
     half = Fraction(1, 2 * n) if act.exact else 1.0 / (2 * n)
     grads = [(S[j].T @ P[j - 1]) * half for j in range(1, N + 1)]
     return (grads, S) if return_s else grads

@@ -55,7 +55,7 @@ __all__ = [
 
 
 @dataclass
-class ReLUAttention:
+class _FactoredHeads:
     """Heads stacked: Q, K of shape (M, q, D); value matrices in factored form V_m = U_m W_m^T with
     U, W of shape (M, D, rank) (explicit D x D matrices: :attr:`V`)."""
 
@@ -63,11 +63,22 @@ class ReLUAttention:
     K: np.ndarray
     U: np.ndarray
     W: np.ndarray
-    name: str = "attn"
+    name: str = "heads"
 
     @property
     def V(self) -> np.ndarray:
         return np.einsum("mDr,mEr->mDE", self.U, self.W)
+
+    @property
+    def heads(self) -> int:
+        return self.Q.shape[0]
+
+
+@dataclass
+class ReLUAttention(_FactoredHeads):
+    """ReLU attention (Def 7) with heads stacked as in :class:`_FactoredHeads`."""
+
+    name: str = "attn"
 
     def __call__(self, H: np.ndarray, *, normaliser: int | None = None) -> np.ndarray:
         T = H.shape[1] if normaliser is None else normaliser
@@ -85,10 +96,6 @@ class ReLUAttention:
             out = out + (V @ H) @ np.maximum((Q @ H).T @ (K @ H), 0.0) / T
         return out
 
-    @property
-    def heads(self) -> int:
-        return self.Q.shape[0]
-
 
 @dataclass
 class MLP:
@@ -105,18 +112,10 @@ class MLP:
 
 
 @dataclass
-class EWML:
-    """Heads stacked like :class:`ReLUAttention` (V_m = U_m W_m^T)."""
+class EWML(_FactoredHeads):
+    """Element-wise multiplication layer (Def 6), heads stacked as in :class:`_FactoredHeads`."""
 
-    Q: np.ndarray
-    K: np.ndarray
-    U: np.ndarray
-    W: np.ndarray
     name: str = "ewml"
-
-    @property
-    def V(self) -> np.ndarray:
-        return np.einsum("mDr,mEr->mDE", self.U, self.W)
 
     def __call__(self, H: np.ndarray) -> np.ndarray:
         QH = np.einsum("mqD,Di->mqi", self.Q, H)
@@ -124,10 +123,6 @@ class EWML:
         G = np.einsum("mqi,mqi->mi", QH, KH)
         WH = np.einsum("mDr,Di->mri", self.W, H)
         return H + np.einsum("mi,mEr,mri->Ei", G, self.U, WH, optimize=True)
-
-    @property
-    def heads(self) -> int:
-        return self.Q.shape[0]
 
 
 def layer_norm_B(layer) -> float:

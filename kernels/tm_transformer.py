@@ -479,22 +479,16 @@ def run_transformer(model: Transformer, x, T: int | None = None, *, keep_scores:
         steps = []
         for L, (sa, ea, ff) in enumerate(model.layers):
             caches[L] = np.vstack([caches[L], h[None, :]])
-            if sa is not None:
-                h, gap, tie, sc = _attend(sa, h, caches[L], model.residual)
-                gaps.append((i, L, "self", gap))
+            for kind, att, memory in (("self", sa, caches[L]), ("enc", ea, enc)):
+                if att is None:
+                    continue
+                h, gap, tie, sc = _attend(att, h, memory, model.residual)
+                gaps.append((i, L, kind, gap))
                 ties_ok &= tie
                 if keep_layers:
-                    steps.append((L, "self", h.copy()))
+                    steps.append((L, kind, h.copy()))
                 if keep_scores:
-                    score_log.append((i, L, "self", sc))
-            if ea is not None:
-                h, gap, tie, sc = _attend(ea, h, enc, model.residual)
-                gaps.append((i, L, "enc", gap))
-                ties_ok &= tie
-                if keep_layers:
-                    steps.append((L, "enc", h.copy()))
-                if keep_scores:
-                    score_log.append((i, L, "enc", sc))
+                    score_log.append((i, L, kind, sc))
             for k, (W, b) in enumerate(ff):
                 h = np.maximum(W @ h + b, 0.0)
             if keep_layers:

@@ -82,6 +82,16 @@ def _validate(mul, m, steps, lr, weight_decay, record_every):
 # ------------------------------------------------------------------------------------------------
 
 
+def _neuron_costs(U, V, W):
+    """Per-neuron squared norms ||u_i||^2 + ||v_i||^2 + ||w_i||^2 and the cost sum_i (that)^{3/2}."""
+    sq = (U * U).sum(1) + (V * V).sum(1) + (W * W).sum(1)
+    return sq, float(np.sum(sq**1.5))
+
+
+def _all_finite(*arrays) -> bool:
+    return all(bool(np.all(np.isfinite(a))) for a in arrays)
+
+
 def _objective_ref(mul, U, V, W, lam):
     """Loss, gradients and normalized margin (numpy, vectorised)."""
     n = mul.shape[0]
@@ -94,8 +104,7 @@ def _objective_ref(mul, U, V, W, lam):
     correct = L[rows, lab]
     Lw = L.copy()
     Lw[rows, lab] = -np.inf
-    sq = (U * U).sum(1) + (V * V).sum(1) + (W * W).sum(1)
-    cost = float(np.sum(sq**1.5))
+    sq, cost = _neuron_costs(U, V, W)
     margin = float((correct - Lw.max(1)).min()) / cost if cost > 0 else 0.0
     mx = L.max(1, keepdims=True)
     E = np.exp(L - mx)
@@ -128,7 +137,7 @@ def _train_ref(mul, U, V, W, etas, lam, record_every):
         U = U - etas[t] * gU
         V = V - etas[t] * gV
         W = W - etas[t] * gW
-        if not (np.all(np.isfinite(U)) and np.all(np.isfinite(V)) and np.all(np.isfinite(W))):
+        if not _all_finite(U, V, W):
             diverged = t + 1
             break
     return U, V, W, np.array(rec_steps), np.array(losses), np.array(margins), diverged
@@ -413,12 +422,11 @@ def _train_cuda(mul, U, V, W, etas, lam, record_every):
         k["logits_softmax"][blocks(N), tpb](dmul, A, dW, G, loss, marg)
         if t % record_every == 0 or t == steps:
             Uh, Vh, Wh = dU.copy_to_host(), dV.copy_to_host(), dW.copy_to_host()
-            sq = (Uh * Uh).sum(1) + (Vh * Vh).sum(1) + (Wh * Wh).sum(1)
-            c = float(np.sum(sq**1.5))
+            c = _neuron_costs(Uh, Vh, Wh)[1]
             rec_steps.append(t)
             losses.append(float(loss.copy_to_host().mean()) + lam * c)
             margins.append(float(marg.copy_to_host().min()) / c if c > 0 else 0.0)
-            if not (np.all(np.isfinite(Uh)) and np.all(np.isfinite(Vh)) and np.all(np.isfinite(Wh))):
+            if not _all_finite(Uh, Vh, Wh):
                 diverged = t
                 break
         if t == steps:

@@ -38,6 +38,21 @@ def test_backprop_matches_finite_differences(N, K, d_in, d_out, n, act, seed):
     assert np.max(np.abs(g - fd)) <= 1e-7 * max(1.0, np.max(np.abs(fd)))
 
 
+@given(st.integers(2, 4), st.integers(1, 3), st.integers(0, 2**31 - 1))
+def test_hidden_derivative_variant(N, K, seed):
+    """The variant without R_i(j-1) agrees with (3.8) exactly when r' = 1 (linear) and not for tanh."""
+    rng = np.random.default_rng(seed)
+    Vs = G.random_network(rng, N, K, 2, 1)
+    X, Y = rng.normal(size=(3, 2)), rng.normal(size=(3, 1))
+    lin, tanh = G.ACTIVATIONS["linear"], G.ACTIVATIONS["tanh"]
+    assert np.array_equal(G.flatten(G.backprop_gradient(Vs, X, Y, lin, hidden_derivative=False)),
+                          G.flatten(G.backprop_gradient(Vs, X, Y, lin)))
+    dropped = G.backprop_gradient(Vs, X, Y, tanh, hidden_derivative=False)
+    full = G.backprop_gradient(Vs, X, Y, tanh)
+    assert np.array_equal(dropped[-1], full[-1])  # dL/dV_N does not involve (3.8)
+    assert not np.allclose(G.flatten(dropped[:-1]), G.flatten(full[:-1]), rtol=1e-9, atol=0)
+
+
 def test_exact_gradient_matches_rational_difference_quotient():
     """For r(t) = t + t^2/2 the risk is a polynomial in each weight; its exact derivative at 0 follows from
     values at a few rational points (Lagrange differentiation), compared with the Fraction recursion."""

@@ -130,24 +130,23 @@ def lemma6_instance() -> Instance:
 # ---------------------------------------------------------------------------------------------
 
 
-def printed_B_r(inst: Instance) -> float:
-    """B_r^0 = B_x, B_r^j = max_{|t| <= B_v B_r^{j-1}} |r(t)|, B_r = max_{j in [N]} B_r^j (Lemma 2)."""
-    a = inst.activation
+def _printed_recursion(inst: Instance, bound) -> float:
+    """B^0 = B_x, B^j = bound(B_v B^{j-1}), returns max_{j in [N]} B^j (the printed radius recursions)."""
     b, out = inst.Bx, 0.0
     for _ in range(inst.N):
-        b = a.bound(inst.Bv * b)
+        b = bound(inst.Bv * b)
         out = max(out, b)
     return out
+
+
+def printed_B_r(inst: Instance) -> float:
+    """B_r^0 = B_x, B_r^j = max_{|t| <= B_v B_r^{j-1}} |r(t)|, B_r = max_{j in [N]} B_r^j (Lemma 2)."""
+    return _printed_recursion(inst, inst.activation.bound)
 
 
 def printed_B_rp(inst: Instance) -> float:
     """Lemma 3's recursion as printed: B^0 = B_x, B^j = max_{|t| <= B_v B^{j-1}} |r'(t)|, max over j in [N]."""
-    a = inst.activation
-    b, out = inst.Bx, 0.0
-    for _ in range(inst.N):
-        b = a.bound_prime(inst.Bv * b)
-        out = max(out, b)
-    return out
+    return _printed_recursion(inst, inst.activation.bound_prime)
 
 
 def corrected_R0(inst: Instance) -> float:

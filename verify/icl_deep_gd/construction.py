@@ -588,7 +588,8 @@ def check_theorem_1(statement: Theorem1Statement, p, ctx) -> Verdict:
                        {"x": curve["eps"], "y": curve["corrected"], "label": "corrected bound", "style": ":"}],
         })
         inst = _random_instances(ctx, 1)[0]
-        res = B.run_block(inst, B.approximants(inst, 16, 16, radius="corrected"), ETA)
+        ap16 = B.approximants(inst, 16, 16, radius="corrected")
+        res = B.run_block(inst, ap16, ETA)
         lay = res["layout"]
         ev.details["counts (instance random 0, H = 16)"] = {
             "layers per block": len(res["layers"]), "2N+4": 2 * inst.N + 4, "embedding dimension D": lay.D,
@@ -596,8 +597,8 @@ def check_theorem_1(statement: Theorem1Statement, p, ctx) -> Verdict:
             "MLP widths": [L.W1.shape[0] for L in res["layers"] if isinstance(L, T.MLP)],
             "norms (C.1) per layer": [round(T.layer_norm_B(L), 3) for L in res["layers"]],
             "Lemma 2 norm: layer 1 vs 1 + K C_1 (statement) and 1 + C_1 (proof, l.634)": [
-                round(T.layer_norm_B(res["layers"][0]), 3), round(1 + inst.K * B.approximants(inst, 16, 16, radius="corrected").r_hat.C, 3),
-                round(1 + B.approximants(inst, 16, 16, radius="corrected").r_hat.C, 3)],
+                round(T.layer_norm_B(res["layers"][0]), 3), round(1 + inst.K * ap16.r_hat.C, 3),
+                round(1 + ap16.r_hat.C, 3)],
         }
     return ev.verdict()
 
@@ -627,6 +628,16 @@ def run_blocks(inst, ap, eta, L, w0, *, project=True):
 def _grad_fn(inst):
     shapes = G.layer_shapes(inst.N, inst.K, inst.d_in, inst.d_out)
     return lambda w: G.flatten(G.backprop_gradient(G.unflatten(w, shapes), inst.X, inst.Y, inst.activation))
+
+
+def _random_w0(rng, inst):
+    """A starting point drawn uniformly from the box W = [-b, b]^P of the instance's network."""
+    return rng.uniform(-inst.box, inst.box, size=G.param_offsets(inst.N, inst.K, inst.d_in, inst.d_out)[-1])
+
+
+def _at_weights(inst, w, lay):
+    """The instance with its network weights replaced by the flat vector w (the block's w-slot)."""
+    return replace(inst, Vs=tuple(G.unflatten(w, lay.shapes)))
 
 
 @claim(
@@ -680,7 +691,7 @@ def check_problem_2(statement: SpecStatement, p, ctx) -> Verdict:
         act = "linear" if k % 2 == 0 else ACTS[(k // 2) % 3]
         inst = B.random_instance(rng, f"spec {k}", act, 2 + k % 2, 2, 1 + k % 2, 1 + k % 2, 4)
         ap = B.approximants(inst, p["H"], p["H"], radius="corrected")
-        w0 = rng.uniform(-inst.box, inst.box, size=G.param_offsets(inst.N, inst.K, inst.d_in, inst.d_out)[-1])
+        w0 = _random_w0(rng, inst)
         # without the erasing layer (a mutant) stale scratch values are re-used and grow without
         # bound over the blocks; their overflow is the expected failure, recorded by the cases below
         with np.errstate(over="ignore", invalid="ignore"):
@@ -703,7 +714,7 @@ def check_problem_2(statement: SpecStatement, p, ctx) -> Verdict:
             if act == "linear":
                 tol = 1e-12
             else:
-                inst_l = replace(inst, Vs=tuple(G.unflatten(wprev, lay.shapes)))
+                inst_l = _at_weights(inst, wprev, lay)
                 res = B.run_block(inst_l, ap, ETA)
                 tol = ETA * B.theorem1_bounds(inst_l, ap, B.instance_bounds(inst_l, ap, res))["corrected"]
             ev.add(dict(case, part="||w_hat - Proj(w - eta grad)|| <= eta eps"), dev, tol)
@@ -774,14 +785,14 @@ def check_corollary_1_1(statement: TrajectoryStatement, p, ctx) -> Verdict:
     inst = B.random_instance(rng, "trajectory", "tanh", 2, 3, 1, 1, 5)
     ap = B.approximants(inst, p["H"], p["H"], radius="corrected")
     eta = 0.5
-    w0 = rng.uniform(-inst.box, inst.box, size=G.param_offsets(2, 3, 1, 1)[-1])
+    w0 = _random_w0(rng, inst)
     lay, _layers, Hs = run_blocks(inst, ap, eta, p["blocks"], w0)
     w_hat = [H[lay.w:lay.w + lay.offsets[-1], 0] for H in Hs]
     grad = _grad_fn(inst)
     w_gd = inexact_pgd(w0, grad, box_projection(-inst.box, inst.box), eta, p["blocks"])
     bound, e_meas, bounds, rhos = 0.0, [0.0], [0.0], []
     for l in range(p["blocks"]):
-        inst_l = replace(inst, Vs=tuple(G.unflatten(w_hat[l], lay.shapes)))
+        inst_l = _at_weights(inst, w_hat[l], lay)
         delta = float(np.linalg.norm(B.run_block(inst_l, ap, eta)["grad_hat"] - grad(w_hat[l])))
         gap = float(np.linalg.norm(w_hat[l] - w_gd[l]))
         rho = float(np.linalg.norm(grad(w_hat[l]) - grad(w_gd[l]))) / gap if gap > 0 else 0.0
@@ -796,8 +807,8 @@ def check_corollary_1_1(statement: TrajectoryStatement, p, ctx) -> Verdict:
     eps = max(bounds[1:]) / eta if len(bounds) > 1 else 0.0
     ev.details["printed bound with L_f := max rho_l (not rigorous), eps := max_l delta_l"] = [
         {"l": l, "e_l": e_meas[l], "printed": (1 + inst.n * Lf) ** l * eps / Lf} for l in range(0, len(e_meas), max(1, len(e_meas) // 6))]
-    risk = [float(G.risk(G.unflatten(w, lay.shapes), inst.X, inst.Y, inst.activation)) for w in w_hat]
-    risk_gd = [float(G.risk(G.unflatten(w, lay.shapes), inst.X, inst.Y, inst.activation)) for w in w_gd]
+    risk, risk_gd = ([float(G.risk(G.unflatten(w, lay.shapes), inst.X, inst.Y, inst.activation)) for w in ws]
+                     for ws in (w_hat, w_gd))
     ls = list(range(len(w_hat)))
     ev.plots.append({"title": "ICGD transformer vs projected GD: in-context risk over L blocks", "xlabel": "step l",
                      "ylabel": "L_n(w^l)", "logx": False, "logy": True,

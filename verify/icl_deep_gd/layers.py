@@ -31,6 +31,22 @@ def _random_heads(rng, M, D, q):
     return Q, K, U, W
 
 
+def _matrix_vs_token_form(matrix: Callable, layer_cls, instances: int, rng) -> Verdict:
+    """Random heads (M <= 4, D <= 6, q <= 4) and tokens (2..6): ``matrix(Q, K, V, H)`` against the
+    token form ``layer_cls(Q, K, U, W)(H)``, max abs difference <= TOL (1 + max|token form|)."""
+    ev = Evidence("le", rigor=Rigor.FLOAT)
+    for k in range(instances):
+        M, D, q, Tn = (int(rng.integers(1, 5)), int(rng.integers(2, 7)), int(rng.integers(1, 5)), int(rng.integers(2, 7)))
+        Q, K, U, W = _random_heads(rng, M, D, q)
+        layer = layer_cls(Q, K, U, W)
+        H = rng.normal(size=(D, Tn))
+        token = layer(H)
+        mat = matrix(list(Q), list(K), list(layer.V), H)
+        ev.add({"instance": k, "M": M, "D": D, "q": q, "tokens": Tn}, float(np.abs(mat - token).max()),
+               TOL * (1 + float(np.abs(token).max())))
+    return ev.verdict()
+
+
 # ---------------------------------------------------------------------------------------------
 # E05. Def 7: ReLU attention
 # ---------------------------------------------------------------------------------------------
@@ -103,18 +119,7 @@ def check_def_7(statement: AttnFormula, p, ctx) -> Verdict:
     The same transposition is in Bai et al. (2023), from which Def 7 is taken.  The norm (C.1) is
     evaluated for the construction's layers by seed001.theorem_1_construction.
     """
-    ev = Evidence("le", rigor=Rigor.FLOAT)
-    rng = ctx.rng("attn")
-    for k in range(p["instances"]):
-        M, D, q, Tn = (int(rng.integers(1, 5)), int(rng.integers(2, 7)), int(rng.integers(1, 5)), int(rng.integers(2, 7)))
-        Q, K, U, W = _random_heads(rng, M, D, q)
-        layer = T.ReLUAttention(Q, K, U, W)
-        H = rng.normal(size=(D, Tn))
-        token = layer(H)
-        mat = statement.matrix(list(Q), list(K), list(layer.V), H)
-        ev.add({"instance": k, "M": M, "D": D, "q": q, "tokens": Tn}, float(np.abs(mat - token).max()),
-               TOL * (1 + float(np.abs(token).max())))
-    return ev.verdict()
+    return _matrix_vs_token_form(statement.matrix, T.ReLUAttention, p["instances"], ctx.rng("attn"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,18 +185,7 @@ def check_def_6(statement: EWMLFormula, p, ctx) -> Verdict:
     The printed sum index "i = 1..m" is a typo for m = 1..M.  EWML is not a standard transformer layer:
     it has no cross-token mixing and computes a cubic polynomial of one token.
     """
-    ev = Evidence("le", rigor=Rigor.FLOAT)
-    rng = ctx.rng("ewml")
-    for k in range(p["instances"]):
-        M, D, q, Tn = (int(rng.integers(1, 5)), int(rng.integers(2, 7)), int(rng.integers(1, 5)), int(rng.integers(2, 7)))
-        Q, K, U, W = _random_heads(rng, M, D, q)
-        layer = T.EWML(Q, K, U, W)
-        H = rng.normal(size=(D, Tn))
-        token = layer(H)
-        mat = statement.matrix(list(Q), list(K), list(layer.V), H)
-        ev.add({"instance": k, "M": M, "D": D, "q": q, "tokens": Tn}, float(np.abs(mat - token).max()),
-               TOL * (1 + float(np.abs(token).max())))
-    return ev.verdict()
+    return _matrix_vs_token_form(statement.matrix, T.EWML, p["instances"], ctx.rng("ewml"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -130,15 +130,7 @@ class GradientStatement:
 
 def _mutant_no_derivative(Vs, X, Y, act):
     """s(j) = V_{j+1}^T s(j+1) (R_i(j-1) forgotten)."""
-    n = X.shape[0]
-    P, Z = G.forward(Vs, X, act)
-    N = len(Vs)
-    S = [None] * (N + 1)
-    S[N] = act.df(Z[N]) * (2 * (P[N] - Y))
-    for j in range(N - 1, 0, -1):
-        S[j] = S[j + 1] @ np.asarray(Vs[j])
-    half = Fraction(1, 2 * n) if act.exact else 1.0 / (2 * n)
-    return [(S[j].T @ P[j - 1]) * half for j in range(1, N + 1)]
+    return G.backprop_gradient(Vs, X, Y, act, hidden_derivative=False)
 
 
 def _mutant_one_over_n(Vs, X, Y, act):

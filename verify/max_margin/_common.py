@@ -68,11 +68,15 @@ def group_single_max(name: str, tau_kind: str, restarts: int, seed: int) -> tupl
     return best, z, vals
 
 
+def basis_with_dims(G) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The matrix-entry basis rho_(n,i,j) of G (rows), each row's irrep index n, and d_n per row."""
+    own = G.basis_owner()
+    return G.basis(), own, np.array(G.dims)[own]
+
+
 def irrep_power(G, vec: np.ndarray) -> np.ndarray:
     """Power of vec per irrep in the orthonormal basis sqrt(d/|G|) rho_(n,i,j)."""
-    B = G.basis()
-    own = G.basis_owner()
-    d = np.array(G.dims)[own]
+    B, own, d = basis_with_dims(G)
     coef = (B * np.sqrt(d / G.order)[:, None]) @ vec
     pw = np.bincount(own, weights=coef**2, minlength=len(G.irreps))
     return pw / max(pw.sum(), 1e-300)

@@ -21,6 +21,7 @@ from ._common import (
     RTOL_EXACT,
     RTOL_OPT,
     SINGLE_SEED,
+    basis_with_dims,
     group,
     group_construction_info,
     group_single_max,
@@ -43,6 +44,14 @@ def condition_values(G) -> np.ndarray:
     tab = G.character_table
     d = tab[1:, 0]
     return (d[:, None] ** 1.5 * tab[1:, 1:]).sum(axis=0)
+
+
+def _groups_meeting_C1(p):
+    """(name, group) for the tier's groups that satisfy Thm 7.9's hypothesis (:func:`condition_values` all < 0)."""
+    for name in _groups(p):
+        G = group(name)
+        if condition_values(G).max() < 0:
+            yield name, G
 
 
 def _coeff_vectors(G, coefs):
@@ -100,9 +109,7 @@ def check_background(st, p, ctx) -> Verdict:
         G = group(name)
         hom = max(float(np.abs(R[:, None] @ R[None, :] - R[G.mul]).max()) for R in G.irreps)
         orth = max(float(np.abs(np.einsum("gji,gjk->gik", R, R) - np.eye(R.shape[1])).max()) for R in G.irreps)
-        B = G.basis()
-        own = G.basis_owner()
-        d = np.array(G.dims)[own]
+        B, _own, d = basis_with_dims(G)
         schur = float(np.abs(B @ B.T - np.diag(G.order / d)).max())
         chi = G.characters()
         chorth = float(np.abs(chi @ chi.T / G.order - np.eye(len(chi))).max())
@@ -483,10 +490,7 @@ def check_lemma_d14(st, p, ctx) -> Verdict:
     z_R proportional to d_R: brackets unequal (S3 already).
     """
     ev = Evidence("true", rigor=Rigor.FLOAT)
-    for name in _groups(p):
-        G = group(name)
-        if condition_values(G).max() >= 0:
-            continue
+    for name, G in _groups_meeting_C1(p):
         tab = G.character_table
         d = tab[1:, 0]
         z = d ** st["z_exponent"] / np.sum(d ** (st["z_exponent"] + 1))
@@ -764,13 +768,9 @@ def check_all_irreps(st, p, ctx) -> Verdict:
     The spurious "(or j = k', k = j')" support and "one irrep is spare": both rejected.
     """
     ev = Evidence("true", rigor=Rigor.FLOAT)
-    for name in _groups(p):
-        G = group(name)
-        if condition_values(G).max() >= 0:
-            continue
+    for name, G in _groups_meeting_C1(p):
         if G.order <= 24:
             B = G.basis()
-            own = G.basis_owner()
             T = np.einsum("ja,kb,lab->jkl", B, B, B[:, G.mul])
             want = np.zeros_like(T)
             start = np.cumsum([0] + [d * d for d in G.dims])
@@ -784,7 +784,6 @@ def check_all_irreps(st, p, ctx) -> Verdict:
                                 want[base + mm * d + l1, base + l2 * d + mm, base + l1 * d + l2] += G.order**2 / d**2
             dev = float(np.abs(T - want).max())
             ev.add({"group": name, "part": "3-D transform of 1[ab=c]", "max deviation": dev}, dev <= 1e-9 * G.order**2)
-            del own
         full = K.game_value(K.group_game_matrix(G))[0]
         nontriv = list(range(1, len(G.irreps)))
         worst = max(K.game_value(K.group_game_matrix(G, [r for r in nontriv if r != x]))[0] for x in nontriv) \
