@@ -15,6 +15,13 @@
   ``softmax_minimal_loss_grad`` gives the mean cross-entropy over all positions and its exact
   gradient (hand-written backward; tested against finite differences), ``train_softmax_minimal`` runs
   seeded mini-batch Adam/SGD on freshly sampled ICL-MC chains.
+* ``train_softmax_minimal_runs``: many runs of that trainer at once (one explicit seed per run) on the
+  counter-based ICL-MC stream ``icl_batch(seed, step, ...)`` (a pure function of its position, see
+  kernels.training._induction_cpu).  backend="cpu": the numba kernel (``prange`` over runs, loops per
+  sequence); backend="reference": ``train_softmax_minimal`` itself, run after run, fed the same batches
+  (the one numpy reference; the twins agree to rounding, tests/induction_heads).
+* ``train_transformer_runs``: the same for the attention-only transformer (``train_transformer`` is
+  the reference; the numba twin packs the parameters into one flat vector per run).
 """
 
 from __future__ import annotations
@@ -27,16 +34,29 @@ import numpy as np
 
 from kernels._checks import require_int, require_memory
 
+from . import _induction_cpu
+from ._common import (
+    per_run_reals,
+    require_recording_memory,
+    validate_checkpoints,
+    validate_seeds,
+)
+
 __all__ = [
     "Layer",
+    "MinimalRunsResult",
+    "TransformerRunsResult",
     "bigram_construction",
     "bigram_limit",
+    "icl_batch",
     "init_transformer",
     "margin_loss",
     "softmax_minimal_forward",
     "softmax_minimal_loss_grad",
     "train_softmax_minimal",
+    "train_softmax_minimal_runs",
     "train_transformer",
+    "train_transformer_runs",
     "transformer_forward",
     "transformer_logits",
     "transformer_loss_grad",
@@ -264,6 +284,86 @@ def train_softmax_minimal(rng: np.random.Generator, sample_batch, k: int, t: int
     return (W, v, beta), hist
 
 
+def icl_batch(seed: int, step: int, k: int, batch: int, length: int) -> np.ndarray:
+    """The ICL-MC batch number ``step`` of the counter-based stream ``seed``: (batch, length) int64 chains,
+    each with its own Dirichlet(1) transition matrix and a stationary first state (compiled; a pure
+    function of (seed, step), so every backend and every run order sees the same data)."""
+    seed = require_int("seed", seed, min_value=0, max_value=2**64 - 1)
+    step = require_int("step", step, min_value=0, max_value=2**62)
+    k = require_int("k", k, min_value=2, max_value=64)
+    batch = require_int("batch", batch, min_value=1, max_value=100_000)
+    length = require_int("length", length, min_value=1, max_value=100_000)
+    require_memory("batch", (batch, length), 8 * batch * length, what="the chains")
+    return _induction_cpu.icl_batch_jit(np.uint64(seed), step, k, batch, length)
+
+
+@dataclass(frozen=True)
+class MinimalRunsResult:
+    """Runs of ``train_softmax_minimal_runs``: final W (R, k, k), v (R, t), beta (R,); the parameters at
+    the checkpoint steps W_at (R, C, k, k), v_at (R, C, t), beta_at (R, C) (before that step's update);
+    train_loss (R, steps) the batch loss of every step (NaN for the reference backend, which does not
+    record it); diverged (R,) a parameter left [-OVERFLOW, OVERFLOW] (the run stopped there)."""
+
+    W: np.ndarray
+    v: np.ndarray
+    beta: np.ndarray
+    checkpoints: np.ndarray
+    W_at: np.ndarray
+    v_at: np.ndarray
+    beta_at: np.ndarray
+    train_loss: np.ndarray
+    diverged: np.ndarray
+    backend: str
+
+
+def train_softmax_minimal_runs(seeds, k: int, t: int, steps: int, *, batch: int = 64, lr=1e-2, init_beta: float = 0.0,
+                               checkpoints=(), backend: str = "cpu") -> MinimalRunsResult:
+    """Adam training of the softmax minimal model, one run per seed (seeds: 1-D integers in [0, 2^64)),
+    lr shared or one per run; step s of run r trains on icl_batch(seeds[r], s, k, batch, t + 1).
+    backend "cpu" (numba, prange over runs) or "reference" (``train_softmax_minimal``)."""
+    seeds = validate_seeds(seeds)
+    k = require_int("k", k, min_value=2, max_value=64)
+    t = require_int("t", t, min_value=2, max_value=2000)
+    steps = require_int("steps", steps, min_value=0, max_value=10**7)
+    batch = require_int("batch", batch, min_value=1, max_value=100_000)
+    runs = len(seeds)
+    lrs = per_run_reals("lr", lr, runs, lo=0.0, hi=10.0, lo_open=True)
+    init_beta = float(per_run_reals("init_beta", init_beta, 1, lo=-1e6, hi=1e6)[0])
+    cks = validate_checkpoints(checkpoints, steps)
+    if backend not in ("cpu", "reference"):
+        raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    C = len(cks)
+    require_recording_memory(8 * runs * (C * (k * k + t + 1) + steps), f"{runs} runs x {C} checkpoints")
+    require_memory("batch", (batch, t), 8 * (batch * (t + 1) + 3 * t * t) * (2 if backend == "cpu" else 8 * k), what="the batch workspace")
+    W = np.zeros((runs, k, k))
+    v = np.zeros((runs, t))
+    beta = np.zeros(runs)
+    W_at, v_at, beta_at = np.zeros((runs, C, k, k)), np.zeros((runs, C, t)), np.zeros((runs, C))
+    losses = np.full((runs, steps), np.nan)
+    diverged = np.zeros(runs, dtype=np.bool_)
+    if backend == "cpu":
+        _induction_cpu.train_minimal_runs(seeds, k, t, steps, batch, lrs, init_beta, cks, W, v, beta, W_at, v_at, beta_at,
+                                          losses, diverged)
+    else:
+        for r in range(runs):
+            counter = [0]
+            pos = {int(c): i for i, c in enumerate(cks)}
+
+            def sample(_rng, b, r=r, counter=counter):
+                xb = _induction_cpu.icl_batch_jit(seeds[r], counter[0], k, b, t + 1)
+                counter[0] += 1
+                return xb
+
+            def record(W_, v_, b_, r=r, counter=counter, pos=pos):
+                i = pos.get(counter[0])
+                if i is not None:
+                    W_at[r, i], v_at[r, i], beta_at[r, i] = W_, v_, b_
+
+            (W[r], v[r], beta[r]), _ = train_softmax_minimal(None, sample, k, t, steps, batch=batch, lr=float(lrs[r]), eval_every=1,
+                                                             evaluate=record, init_beta=init_beta)
+    return MinimalRunsResult(W, v, beta, cks, W_at, v_at, beta_at, losses, diverged, backend)
+
+
 # ---------------------------------------------------------------------------------------------
 # the 2-layer attention-only transformer: loss, exact gradient and a seeded Adam trainer
 # ---------------------------------------------------------------------------------------------
@@ -368,3 +468,92 @@ def train_transformer(rng: np.random.Generator, sample_batch, params: dict, step
             upd = (m[key] / (1 - 0.9 ** (step + 1))) / (np.sqrt(s[key] / (1 - 0.999 ** (step + 1))) + 1e-8)
             params[key] = params[key] * (1 - lr * weight_decay) - lr * upd
     return params, hist
+
+
+_TF_KEYS = ("WQ", "WK", "WV", "pos")
+
+
+def _tf_shapes(k: int, d: int, t: int, layers: int) -> list[tuple[str, tuple[int, int]]]:
+    """The flat layout of kernels.training._induction_cpu: emb, readout, then WQ, WK, WV, pos per layer."""
+    out = [("emb", (k, d)), ("readout", (d, k))]
+    for li in range(layers):
+        out += [(f"{name}{li}", (t, d) if name == "pos" else (d, d)) for name in _TF_KEYS]
+    return out
+
+
+def _tf_unpack(flat: np.ndarray, k: int, d: int, t: int, layers: int) -> dict[str, np.ndarray]:
+    """Split flat (..., n) into the parameter dict (arrays (..., *shape)); inverse of the packing."""
+    out, o = {}, 0
+    for name, shape in _tf_shapes(k, d, t, layers):
+        size = shape[0] * shape[1]
+        out[name] = flat[..., o:o + size].reshape(flat.shape[:-1] + shape).copy()
+        o += size
+    return out
+
+
+@dataclass(frozen=True)
+class TransformerRunsResult:
+    """Runs of ``train_transformer_runs``: params (dict of arrays with a leading run axis), params_at
+    (dict, axes (run, checkpoint, ...), before that step's update), train_loss (R, steps) (NaN for the
+    reference backend), diverged (R,)."""
+
+    params: dict
+    checkpoints: np.ndarray
+    params_at: dict
+    train_loss: np.ndarray
+    diverged: np.ndarray
+    backend: str
+
+
+def train_transformer_runs(seeds, k: int, d: int, t: int, steps: int, *, layers: int = 2, batch: int = 64, lr=1e-3,
+                           weight_decay: float = 0.0, init_scale: float = 0.02, checkpoints=(), backend: str = "cpu") -> TransformerRunsResult:
+    """Adam training of the attention-only transformer, one run per seed: run r starts from
+    init_transformer(default_rng(SeedSequence(seeds[r])), k, d, t, layers, init_scale) and trains at step s
+    on icl_batch(seeds[r], s, k, batch, t + 1).  backend "cpu" (numba, prange over runs) or "reference"
+    (``train_transformer``)."""
+    seeds = validate_seeds(seeds)
+    k = require_int("k", k, min_value=2, max_value=64)
+    d = require_int("d", d, min_value=1, max_value=256)
+    t = require_int("t", t, min_value=2, max_value=2000)
+    steps = require_int("steps", steps, min_value=0, max_value=10**7)
+    layers = require_int("layers", layers, min_value=1, max_value=8)
+    batch = require_int("batch", batch, min_value=1, max_value=100_000)
+    runs = len(seeds)
+    lrs = per_run_reals("lr", lr, runs, lo=0.0, hi=10.0, lo_open=True)
+    wd = float(per_run_reals("weight_decay", weight_decay, 1, lo=0.0, hi=1e3)[0])
+    scale = float(per_run_reals("init_scale", init_scale, 1, lo=0.0, hi=1e3)[0])
+    cks = validate_checkpoints(checkpoints, steps)
+    if backend not in ("cpu", "reference"):
+        raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    shapes = _tf_shapes(k, d, t, layers)
+    n = sum(a * b for _, (a, b) in shapes)
+    C = len(cks)
+    require_recording_memory(8 * runs * (n * (C + 1) + steps), f"{runs} runs x {C} checkpoints")
+    require_memory("batch", (batch, t), 8 * batch * t * (t + 4 * d) * layers, what="the activations")
+    theta = np.zeros((runs, n))
+    for r in range(runs):
+        p0 = init_transformer(np.random.default_rng(np.random.SeedSequence(int(seeds[r]))), k, d, t, layers, scale)
+        theta[r] = np.concatenate([p0[name].ravel() for name, _ in shapes])
+    th_at = np.zeros((runs, C, n))
+    losses = np.full((runs, steps), np.nan)
+    diverged = np.zeros(runs, dtype=np.bool_)
+    if backend == "cpu":
+        _induction_cpu.train_transformer_runs(seeds, theta, k, d, t, layers, steps, batch, lrs, wd, cks, th_at, losses, diverged)
+    else:
+        pos = {int(c): i for i, c in enumerate(cks)}
+        for r in range(runs):
+            counter = [0]
+
+            def sample(_rng, b, r=r, counter=counter):
+                counter[0] += 1
+                return _induction_cpu.icl_batch_jit(seeds[r], counter[0] - 1, k, b, t + 1)
+
+            def record(params, r=r, counter=counter):
+                i = pos.get(counter[0])
+                if i is not None:
+                    th_at[r, i] = np.concatenate([params[name].ravel() for name, _ in shapes])
+
+            out, _ = train_transformer(None, sample, _tf_unpack(theta[r], k, d, t, layers), steps, batch=batch, lr=float(lrs[r]),
+                                       weight_decay=wd, eval_every=1, evaluate=record)
+            theta[r] = np.concatenate([out[name].ravel() for name, _ in shapes])
+    return TransformerRunsResult(_tf_unpack(theta, k, d, t, layers), cks, _tf_unpack(th_at, k, d, t, layers), losses, diverged, backend)

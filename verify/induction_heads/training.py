@@ -3,8 +3,11 @@ and the n-gram extension (C22), at CPU sizes.
 
 What is run here: the softmax minimal model (the figures' variant of (8.8); kernels.training.induction)
 trained with Adam and cross-entropy on fresh ICL-MC chains, evaluated by the last-token KL against
-the strategy levels; at the gpu tier also a short run of the 2-layer attention-only transformer
-(numpy trainer with an exact backward).  What is not run: the thesis-sized transformer training of
+the strategy levels (numpy trainer, one run per seed); at the full and gpu tiers also many seeds at
+once of the minimal model and of a small 2-layer attention-only transformer (k = 2, t = 16, d = 8) on
+the numba batched trainers (train_softmax_minimal_runs / train_transformer_runs, tested against the
+numpy references in tests/induction_heads/test_induction_heads_batched.py), with phase statistics over
+seeds.  What is not run: the thesis-sized transformer training of
 Figs. 8.1, 8.3 (top), E.3-E.5 (about 2e5 steps of batch 64 at t = 100, far beyond the CPU budget) and
 the 3-head trigram transformers of Fig. 8.5; for C22 the checkable part, the four strategy levels of
 the trigram task, is computed.
@@ -28,10 +31,10 @@ from kernels.markov_icl import (
     strategy_predictions,
 )
 from kernels.training.induction import (
-    init_transformer,
     softmax_minimal_forward,
     train_softmax_minimal,
-    train_transformer,
+    train_softmax_minimal_runs,
+    train_transformer_runs,
     transformer_logits,
 )
 
@@ -64,32 +67,138 @@ def _train(eval_seed: int, train_seed: int, t: int, steps: int, lr: float, eval_
     return train_softmax_minimal(rng, sample_batch, k, t, steps, lr=lr, eval_every=eval_every, evaluate=evaluate)
 
 
-def _transformer_part(ev: Evidence, p, ctx) -> None:
-    """The 2-layer attention-only transformer (d = tf_d, t = tf_t, AdamW lr tf_lr, batch 64, CE on all
-    positions), k = 2: a short run (no claim about the bigram drop, which needs far more steps)."""
-    k, t = 2, p["tf_t"]
-    Pe, xe, rowe = _eval_set(ctx.seed("tf-eval"), k, t, p["eval_n"])
+def _strategy_distances(q: np.ndarray, q_uni: np.ndarray, q_bi: np.ndarray) -> tuple[float, float]:
+    """Mean KL(unigram strategy || model) and KL(bigram strategy || model) of last-token predictions q."""
+    return float(last_token_kl(q_uni, q).mean()), float(last_token_kl(q_bi, q).mean())
+
+
+def _first_step(cks: np.ndarray, mask: np.ndarray) -> int:
+    """The first checkpoint step where mask holds (the last step if never)."""
+    return int(cks[int(np.argmax(mask))]) if mask.any() else int(cks[-1])
+
+
+@functools.lru_cache(maxsize=4)
+def _transformer_runs(eval_seed: int, run_seeds: tuple, t: int, d: int, steps: int, lr: float, eval_n: int):
+    """The transformer runs and their evaluations (cached: the printed statement and the mutants share
+    them): checkpoints, levels, KL / unigram level, KL(unigram strategy || model), KL(bigram ...), diverged."""
+    k, R = 2, len(run_seeds)
+    Pe, xe, rowe = _eval_set(eval_seed, k, t, eval_n)
     lv = {s: float(last_token_kl(rowe, strategy_predictions(xe, k, s, Pe)).mean()) for s in ("uniform", "unigram", "bigram")}
+    q_uni, q_bi = strategy_predictions(xe, k, "unigram", Pe), strategy_predictions(xe, k, "bigram", Pe)
+    cks = np.linspace(0, steps, 21).astype(np.int64)
+    res = train_transformer_runs(np.array(run_seeds, dtype=np.uint64), k, d, t, steps, lr=lr, checkpoints=cks)
+    rel, ku, kb = np.zeros((R, len(cks))), np.zeros((R, len(cks))), np.zeros((R, len(cks)))
+    for r in range(R):
+        for i in range(len(cks)):
+            lg, _ = transformer_logits({key: val[r, i] for key, val in res.params_at.items()}, xe)
+            q = _softmax_rows(lg[:, -1])
+            rel[r, i] = last_token_kl(rowe, q).mean() / lv["unigram"]
+            ku[r, i], kb[r, i] = _strategy_distances(q, q_uni, q_bi)
+    return cks, lv, rel, ku, kb, res.diverged.copy()
 
-    def evaluate(params):
-        lg, _ = transformer_logits(params, xe)
-        return float(last_token_kl(rowe, _softmax_rows(lg[:, -1])).mean())
 
-    def sample_batch(rng, b):
-        return sample_chains(rng, sample_transition_matrices(rng, k, b), t + 1)
+def _transformer_part(ev: Evidence, p, ctx) -> None:
+    """The 2-layer attention-only transformer (d = tf_d, t = tf_t, Adam lr tf_lr, batch 64, CE on all
+    positions, init N(0, 0.02^2) + one-hot embedding), k = 2, tf_seeds seeds at once on the numba
+    trainer (kernels.training.induction.train_transformer_runs, counter-based ICL-MC data), evaluated at
+    20 checkpoints: the loss relative to the strategy levels and the distances to the unigram and
+    bigram strategies (C21 (a), (b)), with statistics over seeds."""
+    t, R, steps = p["tf_t"], p["tf_seeds"], p["tf_steps"]
+    cks, lv, rel, ku, kb, diverged = _transformer_runs(ctx.seed("tf-eval"), tuple(ctx.seed(f"tf-run-{r}") for r in range(R)), t,
+                                                       p["tf_d"], steps, p["tf_lr"], p["eval_n"])
+    u = lv["unigram"]
+    for r in range(R):
+        case = {"model": "transformer", "run": r, "t": t, "d": p["tf_d"], "steps": steps}
+        ev.add(dict(case, part="diverged"), int(diverged[r]), 0, relation="eq")
+        ev.add(dict(case, part="first evaluation within 0.02 of the uniform level"), abs(rel[r, 0] * u - lv["uniform"]), 0.02)
+        ev.add(dict(case, part="final < 0.8 unigram (past the unigram level)"), rel[r, -1], 0.8)
+        ev.add(dict(case, part="(b) nearest to the unigram strategy before nearest to the bigram strategy"),
+               _first_step(cks, ku[r] <= 1.1 * ku[r].min()), _first_step(cks, kb[r] <= 1.1 * kb[r].min()), relation="lt")
+        ev.add(dict(case, part="(b) KL(unigram strategy || model) rises again: final >= 1.3 x its minimum"), 1.3 * ku[r].min(), ku[r, -1])
+    stats = {
+        "first step with KL <= 1.1 x unigram": [_first_step(cks, x <= 1.1) for x in rel],
+        "first step with KL < 0.9 x unigram": [_first_step(cks, x < 0.9) for x in rel],
+        "checkpoints within +-10% of the unigram level": [int(np.sum(np.abs(x - 1) <= 0.1)) for x in rel],
+        "final KL / unigram": rel[:, -1].tolist(),
+        "min KL(unigram strategy || model)": ku.min(1).tolist(),
+        "final KL(unigram strategy || model)": ku[:, -1].tolist(),
+        "final KL(bigram strategy || model)": kb[:, -1].tolist(),
+    }
+    ev.details[f"transformer (k = 2, t = {t}, d = {p['tf_d']}), {R} seeds: levels / unigram"] = {s: round(lv[s] / u, 4) for s in lv}
+    ev.details[f"transformer, {R} seeds, checkpoint spacing {int(cks[1])}: mean (s.e.) over seeds"] = {
+        key: (round(float(np.mean(val)), 4), round(float(np.std(val, ddof=1) / math.sqrt(R)), 4) if R > 1 else None)
+        for key, val in stats.items()}
+    ev.details["transformer: KL / unigram level, median over seeds, at steps"] = (cks.tolist(), np.round(np.median(rel, 0), 3).tolist())
+    xs = [0, steps]
+    ev.plots.append({"title": f"2-layer attention-only transformer, {R} seeds (numba batched trainer, k = 2, t = {t}, d = {p['tf_d']}): "
+                              "KL / unigram level vs step",
+                     "xlabel": "training step", "ylabel": "E KL(P_row || model) / unigram level", "logy": True,
+                     "series": [{"x": cks.tolist(), "y": np.median(rel, 0).tolist(), "label": "median over seeds", "style": "o-"},
+                                {"x": cks.tolist(), "y": rel.min(0).tolist(), "label": "min over seeds", "style": ":"},
+                                {"x": cks.tolist(), "y": rel.max(0).tolist(), "label": "max over seeds", "style": ":"}]
+                     + [{"x": xs, "y": [lv[s] / u] * 2, "label": f"{s} strategy", "style": "--"} for s in ("uniform", "unigram", "bigram")]})
+    ev.plots.append({"title": "Transformer: distance to the unigram and bigram strategies (median over seeds)",
+                     "xlabel": "training step", "ylabel": "E KL(strategy || model)", "logy": True,
+                     "series": [{"x": cks.tolist(), "y": np.median(ku, 0).tolist(), "label": "KL(unigram strategy || model)", "style": "o-"},
+                                {"x": cks.tolist(), "y": np.median(kb, 0).tolist(), "label": "KL(bigram strategy || model)", "style": "s-"}]})
 
-    p0 = init_transformer(ctx.rng("tf-init"), k, p["tf_d"], t)
-    _, hist = train_transformer(ctx.rng("tf-train"), sample_batch, p0, p["tf_steps"], lr=p["tf_lr"],
-                                eval_every=max(1, p["tf_steps"] // 40), evaluate=evaluate)
-    loss = [h[1] for h in hist]
-    ev.details["transformer: levels, losses"] = (lv, [(h[0], round(h[1], 5)) for h in hist])
-    ev.add({"model": "transformer", "part": "first evaluation within 0.02 of the uniform level"}, abs(loss[0] - lv["uniform"]), 0.02)
-    ev.add({"model": "transformer", "part": "final < 0.8 unigram (past the unigram level)"}, loss[-1], 0.8 * lv["unigram"])
-    xs = [0, p["tf_steps"]]
-    ev.plots.append({"title": f"2-layer attention-only transformer (k = 2, t = {t}, d = {p['tf_d']}): last-token KL vs step",
-                     "xlabel": "training step", "ylabel": "E KL(P_row || model)", "logy": True,
-                     "series": [{"x": [h[0] for h in hist], "y": loss, "label": "transformer", "style": "-"}]
-                     + [{"x": xs, "y": [lv[s]] * 2, "label": f"{s} strategy", "style": "--"} for s in ("uniform", "unigram", "bigram")]})
+
+@functools.lru_cache(maxsize=4)
+def _minimal_runs(eval_seed: int, run_seeds: tuple, t: int, steps: int, lr: float, eval_n: int):
+    """The batched minimal-model runs and their evaluations on the claim's evaluation set (cached):
+    checkpoints, KL, KL(unigram strategy || model), KL(bigram strategy || model), final v, diverged."""
+    k, R = 2, len(run_seeds)
+    Pe, xe, rowe = _eval_set(eval_seed, k, t, eval_n)
+    q_uni, q_bi = strategy_predictions(xe, k, "unigram", Pe), strategy_predictions(xe, k, "bigram", Pe)
+    cks = np.linspace(0, steps, 13).astype(np.int64)
+    res = train_softmax_minimal_runs(np.array(run_seeds, dtype=np.uint64), k, t, steps, lr=lr, checkpoints=cks)
+    kl, ku, kb = np.zeros((R, len(cks))), np.zeros((R, len(cks))), np.zeros((R, len(cks)))
+    for r in range(R):
+        for i in range(len(cks)):
+            lg, _ = softmax_minimal_forward(xe, k, res.W_at[r, i], res.v_at[r, i], res.beta_at[r, i])
+            q = _softmax_rows(lg[:, -1])
+            kl[r, i] = last_token_kl(rowe, q).mean()
+            ku[r, i], kb[r, i] = _strategy_distances(q, q_uni, q_bi)
+    return cks, kl, ku, kb, res.v.copy(), res.diverged.copy()
+
+
+def _batched_minimal_part(ev: Evidence, statement, p, ctx, levels: dict) -> None:
+    """`runs` seeds of the minimal model at once (numba kernel, counter-based data), evaluated every
+    runs_steps/12 steps on the claim's evaluation set: phase statistics over seeds."""
+    t, R, steps = p["t"], p["runs"], p["runs_steps"]
+    cks, kl, ku, kb, v_final, diverged = _minimal_runs(ctx.seed("eval"), tuple(ctx.seed(f"run-{r}") for r in range(R)), t, steps,
+                                                       p["lr"], p["eval_n"])
+    u = levels["unigram"]
+    rel = kl / u
+    stats = {"crossing steps (KL <= 1.1 u to KL < 0.9 u)": [], "final / unigram": [], "final / floor": [],
+             "argmin KL(unigram strategy || model)": [], "argmin KL(bigram strategy || model)": []}
+    for r in range(R):
+        case = {"model": "minimal (batched)", "run": r, "t": t, "steps": steps}
+        dwell = _first_step(cks, rel[r] < 0.9) - _first_step(cks, rel[r] <= 1.1)
+        # step at which each strategy distance first comes within 10% of its minimum over training
+        su = _first_step(cks, ku[r] <= 1.1 * ku[r].min())
+        sb = _first_step(cks, kb[r] <= 1.1 * kb[r].min())
+        for key, val in zip(stats, (dwell, rel[r, -1], rel[r, -1] * u / levels["floor"], su, sb)):
+            stats[key].append(val)
+        ev.add(dict(case, part="diverged"), int(diverged[r]), 0, relation="eq")
+        ev.add(dict(case, part="(i) first evaluation = uniform level"), abs(kl[r, 0] - levels["uniform"]), 1e-12)
+        if statement.ends_at == "bigram":
+            ev.add(dict(case, part="(ii) final <= 1.6 floor"), rel[r, -1] * u, 1.6 * levels["floor"])
+        else:
+            ev.add(dict(case, part="(ii) |final/unigram - 1| <= 0.1"), abs(rel[r, -1] - 1), 0.1)
+        ev.add(dict(case, part="(iii) steps spent crossing the unigram band <= 15% of training"), dwell, 0.15 * steps)
+        ev.add(dict(case, part="(v) nearest to the unigram strategy before nearest to the bigram strategy"), su, sb, relation="lt")
+        ev.add(dict(case, part="(iv) argmax_r softmax(v)_r"), int(np.argmax(v_final[r])) + 1, statement.layer1_offset, relation="eq")
+    ev.details[f"batched minimal model, {R} seeds: mean (s.e.) over seeds"] = {
+        key: (round(float(np.mean(val)), 4), round(float(np.std(val, ddof=1) / math.sqrt(R)), 4) if R > 1 else None)
+        for key, val in stats.items()}
+    ev.details["batched minimal model: KL / unigram level, median over seeds, at steps"] = (cks.tolist(), np.round(np.median(rel, 0), 3).tolist())
+    lines = [{"x": [0, steps], "y": [levels[s] / u] * 2, "label": f"{s} strategy", "style": "--"} for s in ("uniform", "unigram", "bigram", "floor")]
+    ev.plots.append({"title": f"Minimal model, {R} seeds (numba batched trainer, k = 2, t = {t}): KL / unigram level vs step",
+                     "xlabel": "training step", "ylabel": "E KL(P_row || model) / unigram level", "logy": True,
+                     "series": [{"x": cks.tolist(), "y": np.median(rel, 0).tolist(), "label": "median over seeds", "style": "o-"},
+                                {"x": cks.tolist(), "y": rel.min(0).tolist(), "label": "min over seeds", "style": ":"},
+                                {"x": cks.tolist(), "y": rel.max(0).tolist(), "label": "max over seeds", "style": ":"}] + lines})
 
 
 @dataclass(frozen=True)
@@ -121,11 +230,16 @@ def _softmax_rows(z: np.ndarray) -> np.ndarray:
     params=[Param("t", int, 8, 200), Param("steps", int, 50, 200_000), Param("lr", float, 1e-5, 1.0), Param("seeds", int, 1, 20),
             Param("eval_every", int, 5, 10_000), Param("eval_n", int, 100, 100_000),
             Param("tf_steps", int, 0, 1_000_000, doc="steps of the 2-layer transformer run (0: not run)"),
-            Param("tf_t", int, 4, 200), Param("tf_d", int, 2, 64), Param("tf_lr", float, 1e-6, 1.0)],
+            Param("tf_t", int, 4, 200), Param("tf_d", int, 2, 64), Param("tf_lr", float, 1e-6, 1.0),
+            Param("tf_seeds", int, 1, 20, doc="seeds of the transformer runs"),
+            Param("runs", int, 0, 64, doc="seeds of the batched (numba) minimal-model runs (0: not run)"),
+            Param("runs_steps", int, 15, 200_000, doc="steps of each batched run")],
     tiers={"quick": {"t": 30, "steps": 600, "lr": 0.006, "seeds": 1, "eval_every": 30, "eval_n": 300,
-                     "tf_steps": 0, "tf_t": 20, "tf_d": 8, "tf_lr": 0.003},
-           "full": {"t": 30, "steps": 800, "lr": 0.005, "seeds": 2, "eval_every": 40, "eval_n": 1000},
-           "gpu": {"t": 60, "steps": 3000, "lr": 0.003, "seeds": 5, "eval_every": 100, "eval_n": 2000, "tf_steps": 2000}},
+                     "tf_steps": 0, "tf_t": 20, "tf_d": 8, "tf_lr": 0.003, "tf_seeds": 1, "runs": 0, "runs_steps": 1500},
+           "full": {"t": 30, "steps": 800, "lr": 0.005, "seeds": 1, "eval_every": 40, "eval_n": 1000,
+                    "tf_steps": 1200, "tf_t": 16, "tf_seeds": 6, "runs": 8, "runs_steps": 1200},
+           "gpu": {"t": 60, "steps": 3000, "lr": 0.003, "seeds": 5, "eval_every": 100, "eval_n": 2000, "tf_steps": 4000,
+                   "tf_seeds": 16, "runs": 32, "runs_steps": 6000}},
 )
 def check_empirical_phases(statement: MinimalPhases, p, ctx) -> Verdict:
     """Fig. 8.3 (bottom): the minimal model converges to bigrams with little or no unigram plateau.
@@ -135,8 +249,9 @@ def check_empirical_phases(statement: MinimalPhases, p, ctx) -> Verdict:
     Sec. 8.3.1 / Fig. 8.3: transformers trained on ICL-MC pass uniform -> unigram plateau -> bigram;
     the minimal model (trained from v constant, W_K = 0, SGD, cross-entropy) converges to the bigram
     solution with little or no unigram plateau, and its effective positional weights concentrate on
-    the previous token (the construction of Prop. 8.2 / Fact 8.3).  Only this minimal-model part is
-    run here (see the module docstring for what is not run).
+    the previous token (the construction of Prop. 8.2 / Fact 8.3).  The statement checked is this
+    minimal-model part; the transformer phases are run at a small size at the full tier and reported
+    with statistics over seeds (Notes; the thesis-sized runs are not run, see the module docstring).
 
     Hypotheses
     ----------
@@ -177,11 +292,27 @@ def check_empirical_phases(statement: MinimalPhases, p, ctx) -> Verdict:
 
     Notes
     -----
-    With tf_steps > 0 (gpu tier) a short run of the 2-layer attention-only transformer is added
-    (kernels.training.induction.train_transformer, backward tested against finite differences):
-    asserted are only a near-uniform start and a final loss below 0.8 x unigram; a CPU run (t = 20,
-    d = 8, lr 3e-3, 2000 steps) went 0.220 -> ~0.11-0.095 (near the unigram level 0.097) -> 0.058-0.062
-    and had not reached the bigram level 0.043.
+    Batched runs (runs > 0: full tier, 8 seeds x 1200 steps, numba trainer on counter-based data,
+    13 checkpoints): per seed (i), (ii) (floor part), (iv) argmax, no divergence, (iii') the KL goes
+    from 1.1 x unigram to below 0.9 x unigram within 15% of training (a plateau would hold it there),
+    (v) KL(unigram strategy || model) comes within 10% of its minimum before KL(bigram strategy ||
+    model) does.  Measured (full tier, mean (s.e.) over 8 seeds): crossing 75 (16) steps at checkpoint
+    spacing 100, i.e. no unigram plateau; final KL 0.418 (0.002) x unigram = 1.27 (0.005) x floor;
+    nearest to the unigram strategy at step 212 (12), to the bigram strategy at 750 (27).
+
+    Transformer (tf_steps > 0: full tier 6 seeds x 1200 steps, k = 2, t = 16, d = 8, Adam lr 3e-3,
+    batch 64, init N(0, 0.02^2) plus a one-hot embedding; gpu tier 16 seeds x 4000): asserted per seed
+    are a near-uniform start, a final loss below 0.8 x unigram and C21 (b): the distance to the
+    unigram strategy reaches (within 10%) its minimum before the distance to the bigram strategy
+    does, and then rises again (final >= 1.3 x minimum).  Measured (full tier, mean (s.e.) over 6
+    seeds): KL reaches 1.1 x unigram at step 180 (0) and leaves 0.9 x unigram at 430 (18), 4.5 (0.5)
+    of 21 checkpoints (spacing 60) lie within +-10% of the unigram level, i.e. the descent slows to a
+    shoulder at the unigram level after a fast first drop (2.14 -> 1.25 x unigram in 60 steps); min
+    KL(unigram strategy || model) 0.024 (0.001), rising to 0.050 (0.001) at the end while KL(bigram
+    strategy || model) falls to 0.023 (0.002).  Not seen at this budget: a flat plateau followed by a
+    sudden drop to the bigram level -- the final loss 0.65 (0.02) x unigram is still above the
+    bigram level 0.46 x unigram (the thesis trains ~1e5 steps at t = 100).  Hence only the shoulder
+    and the ordering (b) are asserted, not the drop.
     """
     ev = Evidence("le", rigor=Rigor.STATISTICAL)
     k, t = 2, p["t"]
@@ -232,6 +363,8 @@ def check_empirical_phases(statement: MinimalPhases, p, ctx) -> Verdict:
             for z, who in ((a2, "learned (seed 0)"), (ac, "construction limit")):
                 ev.plots.append({"kind": "heatmap", "title": f"Layer-2 attention, {who}; chain {''.join(map(str, chain))}",
                                  "z": z.tolist(), "x": labels, "y": labels, "zlabel": "attention (query p, key t')", "series": []})
+    if p["runs"] > 0:
+        _batched_minimal_part(ev, statement, p, ctx, levels)
     if p["tf_steps"] > 0:
         _transformer_part(ev, p, ctx)
     xs = [0, p["steps"]]
