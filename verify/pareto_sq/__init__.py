@@ -12,6 +12,8 @@ Catalog: ../shared/claims/thesis_ch6_pareto_sq.md (entries E1-E28).  Modules, gr
                                  exponents of Theorem 6.1
 * ``readout``         E11, E13-E15  concentration of the first gradient at init, Lipschitz readout loss,
                                  generalisation with transfer (Lemma C.8), the bound chain of Lemma C.9
+* ``one_step_training`` E17, E22  Theorem C.11's algorithm executed at n = 12 (lottery x one-step-feature
+                                 law of the error vs width and samples), Theorem C.16's sample size m_50%(n)
 * ``experiments``     E23-E27    the empirical Pareto frontier, data vs time and lottery tickets at CPU
                                  sizes; bookkeeping of the tabular reference numbers and compute
 """
