@@ -9,6 +9,8 @@ bit-for-bit reproducible on one machine.
 FFN: x_flat (n, P) -> y_hat (n, K),  y_hat = relu(x_flat W^T + c) A^T   (W (m, P), c (m,), A (K, m)).
 Transformer: Z (n, N, D) -> y_hat (n, N); head h: S = (Z Wq_h^T)(Z Wk_h^T)^T / sqrt(D_k), softmax rows,
 O_h = softmax(S) Z; readout a^T relu(W2 concat_h O_h + b2) + c2.
+Bidirectional GRU (the recurrent model of Figure 1: the authors' ``BGRU``, torch ``nn.GRU(bidirectional=True)``
+followed by ``Linear(2 H -> 1)``; catalog E36): Z (n, N, D) -> y_hat (n, N), see ``bigru_forward_backward``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from .._checks import require_int
 
 __all__ = [
     "Adam",
+    "bigru_forward_backward",
+    "bigru_init",
     "ffn_forward_backward",
     "ffn_init",
     "transformer_forward_backward",
@@ -100,6 +104,117 @@ def transformer_forward_backward(params: dict, Z: np.ndarray, Y: np.ndarray | No
     return out, loss, g
 
 
+def bigru_init(rng: np.random.Generator, D: int, H: int) -> dict:
+    """Bidirectional GRU parameters with torch's default initialisation (every entry ~ U(-1/sqrt(H), 1/sqrt(H))).
+
+    Direction s in {f (left to right), b (right to left)}: ``Wx_s`` (3H, D), ``Wh_s`` (3H, H), ``bx_s``, ``bh_s``
+    (3H,), gate blocks in torch's order (reset r, update z, candidate n); readout ``a`` (2H,), ``c`` (1,)."""
+    D = require_int("D", D, min_value=1, max_value=10**5)
+    H = require_int("H", H, min_value=1, max_value=10**4)
+    k = 1.0 / sqrt(H)
+    params = {}
+    for s in ("f", "b"):
+        params[f"Wx_{s}"] = rng.uniform(-k, k, (3 * H, D))
+        params[f"Wh_{s}"] = rng.uniform(-k, k, (3 * H, H))
+        params[f"bx_{s}"] = rng.uniform(-k, k, 3 * H)
+        params[f"bh_{s}"] = rng.uniform(-k, k, 3 * H)
+    k2 = 1.0 / sqrt(2 * H)
+    params["a"] = rng.uniform(-k2, k2, 2 * H)
+    params["c"] = rng.uniform(-k2, k2, 1)
+    return params
+
+
+def _sigmoid(x):
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+def _rowblock_matmul(A, B, rows: int = 64):
+    """A (M, K) @ B (K, J) as a stack of (rows, K) @ (K, J) products: for the GRU sizes of the experiments
+    (rows * K * J below OpenBLAS's multithreading threshold, e.g. K <= 32 hidden units) every BLAS call stays
+    single-threaded; spin-waiting BLAS threads otherwise slowed the scan about 5x on the shared 2-core machine.
+    Agrees with A @ B to rounding (each output row is the same dot products)."""
+    M = A.shape[0]
+    full = M - M % rows
+    out = np.empty((M, B.shape[1]))
+    if full:
+        out[:full] = (A[:full].reshape(full // rows, rows, A.shape[1]) @ B).reshape(full, B.shape[1])
+    if M > full:
+        out[full:] = A[full:] @ B
+    return out
+
+
+def _gru_scan(Z, Wx, Wh, bx, bh, reverse: bool):
+    """One GRU direction over the positions of Z (n, N, D); returns the states (n, N, H) and the BPTT cache."""
+    n, N, _ = Z.shape
+    H = Wh.shape[1]
+    Xg = _rowblock_matmul(Z.reshape(n * N, -1), np.ascontiguousarray(Wx.T)).reshape(n, N, 3 * H) + bx
+    hs = np.empty((n, N, H))
+    cache = []
+    h = np.zeros((n, H))
+    WhT = np.ascontiguousarray(Wh.T)
+    for i in (range(N - 1, -1, -1) if reverse else range(N)):
+        Hg = _rowblock_matmul(h, WhT) + bh
+        r = _sigmoid(Xg[:, i, :H] + Hg[:, :H])
+        z = _sigmoid(Xg[:, i, H:2 * H] + Hg[:, H:2 * H])
+        cand = np.tanh(Xg[:, i, 2 * H:] + r * Hg[:, 2 * H:])
+        cache.append((i, h, r, z, cand, Hg[:, 2 * H:]))
+        h = (1.0 - z) * cand + z * h
+        hs[:, i] = h
+    return hs, cache
+
+
+def _gru_scan_backward(Z, Wh, cache, dhs):
+    """Backpropagation through time for ``_gru_scan``: dhs (n, N, H) = dL/d(states) -> grads (Wx, Wh, bx, bh)."""
+    n = Z.shape[0]
+    H = Wh.shape[1]
+    gWx = np.zeros((3 * H, Z.shape[2]))
+    gbx = np.zeros(3 * H)
+    gWh = np.zeros_like(Wh)
+    gbh = np.zeros(3 * H)
+    carry = np.zeros((n, H))
+    for i, h_prev, r, z, cand, hn in reversed(cache):
+        dh = dhs[:, i] + carry
+        d_pre_n = dh * (1.0 - z) * (1.0 - cand**2)
+        d_pre_z = dh * (h_prev - cand) * z * (1.0 - z)
+        d_pre_r = d_pre_n * hn * r * (1.0 - r)
+        dHg = np.concatenate([d_pre_r, d_pre_z, d_pre_n * r], axis=1)
+        dXg = np.concatenate([d_pre_r, d_pre_z, d_pre_n], axis=1)
+        gWx += dXg.T @ Z[:, i]
+        gbx += dXg.sum(0)
+        gWh += dHg.T @ h_prev
+        gbh += dHg.sum(0)
+        carry = dh * z + _rowblock_matmul(dHg, Wh)
+    return gWx, gWh, gbx, gbh
+
+
+def bigru_forward_backward(params: dict, Z: np.ndarray, Y: np.ndarray | None = None):
+    """Bidirectional GRU (torch ``nn.GRU`` equations, zero initial states) with a linear readout per position.
+
+    For each direction, with x_i = z_i and h_0 = 0 (the reverse direction runs i = N, ..., 1):
+    r = sigma(W_xr x + b_xr + W_hr h + b_hr), u = sigma(W_xz x + b_xz + W_hz h + b_hz),
+    c = tanh(W_xn x + b_xn + r * (W_hn h + b_hn)), h' = (1 - u) * c + u * h;
+    y_hat_i = a^T (h->_i ; h<-_i) + c0.  Unlike the RNN class of seed 002 Sec. 5.1 (lines 477-514, E25), whose
+    states exclude the current token and are projected onto a ball, the trained model (as in the authors' code)
+    feeds z_i into both states and has no projection; both are bidirectional maps of the prompt.
+    Forward returns (n, N); with targets Y (n, N), also the MSE over all positions and the gradients (hand-written
+    backpropagation through time)."""
+    H = params["Wh_f"].shape[1]
+    hf, cf = _gru_scan(Z, params["Wx_f"], params["Wh_f"], params["bx_f"], params["bh_f"], False)
+    hb, cb = _gru_scan(Z, params["Wx_b"], params["Wh_b"], params["bx_b"], params["bh_b"], True)
+    out = hf @ params["a"][:H] + hb @ params["a"][H:] + params["c"][0]
+    if Y is None:
+        return out
+    diff = out - Y
+    loss = float(np.mean(diff**2))
+    g_out = 2 * diff / diff.size
+    g = {"a": np.concatenate([np.einsum("an,anh->h", g_out, hf), np.einsum("an,anh->h", g_out, hb)]),
+         "c": np.array([g_out.sum()])}
+    for s, cache, half in (("f", cf, params["a"][:H]), ("b", cb, params["a"][H:])):
+        gWx, gWh, gbx, gbh = _gru_scan_backward(Z, params[f"Wh_{s}"], cache, g_out[:, :, None] * half)
+        g[f"Wx_{s}"], g[f"Wh_{s}"], g[f"bx_{s}"], g[f"bh_{s}"] = gWx, gWh, gbx, gbh
+    return out, loss, g
+
+
 @dataclass
 class Adam:
     """Adam / AdamW (decoupled weight decay) on a dict of arrays; ``step`` updates in place."""
@@ -142,22 +257,26 @@ def online_sample_complexity(
     test_prompts: int = 1000,
     batch: int = 64,
     ffn_width: int = 512,
+    gru_hidden: int = 32,
     lr: float = 1e-3,
     weight_decay: float = 0.01,
     return_params: bool = False,
+    curve: list | None = None,
 ):
     """Figure 1 protocol (seed 002 lines 96-99; authors' sample_complexity.py): online AdamW on fresh (simple-)1STR
     prompts, linear link with u fixed by seed 42, codes omega in {+-1/sqrt(d_e)}^{d_e}, d_e = floor(5 ln N),
     encoding z_i = (x_i, omega_i, omega_{t_i}); returns the number of prompts seen when the test MSE (averaged
     over positions, ``test_prompts`` fresh prompts of the same law) first drops below ``threshold``, or None
-    after ``max_steps`` steps.  ``arch``: 'tr' (one head, MLP width 100) or 'ffn' (one hidden layer of width
-    ``ffn_width`` on the flattened prompt, N outputs)."""
+    after ``max_steps`` steps.  ``arch``: 'tr' (one head, MLP width 100), 'ffn' (one hidden layer of width
+    ``ffn_width`` on the flattened prompt, N outputs) or 'gru' (bidirectional GRU with ``gru_hidden`` units per
+    direction and a linear readout, ``bigru_forward_backward``; the authors use 500).  If ``curve`` is a list,
+    (prompts seen, test MSE) is appended to it at every check."""
     from math import floor, log
 
     from ..qstr import encode_transformer, rademacher_codes, sample_qstr, unit_vectors
 
-    if arch not in ("tr", "ffn"):
-        raise ValueError(f"argument 'arch' must be 'tr' or 'ffn', not {arch!r}")
+    if arch not in ("tr", "ffn", "gru"):
+        raise ValueError(f"argument 'arch' must be 'tr', 'ffn' or 'gru', not {arch!r}")
     N = require_int("N", N, min_value=2, max_value=4096)
     max_steps = require_int("max_steps", max_steps, min_value=1, max_value=10**7)
     rng = np.random.default_rng(seed)
@@ -174,6 +293,9 @@ def online_sample_complexity(
     if arch == "tr":
         params = transformer_init(rng, D, 1, D, 100)
         fb, conv = transformer_forward_backward, (lambda Z: Z)
+    elif arch == "gru":
+        params = bigru_init(rng, D, gru_hidden)
+        fb, conv = bigru_forward_backward, (lambda Z: Z)
     else:
         params = ffn_init(rng, N * D, ffn_width, N)
         fb, conv = ffn_forward_backward, (lambda Z: Z.reshape(Z.shape[0], -1))
@@ -183,7 +305,11 @@ def online_sample_complexity(
         Z, y = draw(batch)
         _, _, g = fb(params, conv(Z), y)
         opt.step(params, g)
-        if step % check_every == 0 and float(np.mean((fb(params, conv(Zt)) - yt) ** 2)) < threshold:
-            reached = step * batch
-            break
+        if step % check_every == 0:
+            test_mse = float(np.mean((fb(params, conv(Zt)) - yt) ** 2))
+            if curve is not None:
+                curve.append((step * batch, test_mse))
+            if test_mse < threshold:
+                reached = step * batch
+                break
     return (reached, params, codes) if return_params else reached
