@@ -16,11 +16,15 @@ Seed 004 (Edelman thesis), Chapter 4 "Variable Creation" (lines 480-840) and App
 Constructions executed here (all return plain arrays; the checks compare them with closed forms):
 the shattering inputs / weights of Proposition 4.8; the selector heads of Lemmas A.19, A.20, A.21 (one
 head); the 3-layer ReLU memorisation net of Lemma A.25; identifiability of 3-sparse conjunctions
-(the brute-force ERM baseline of Fig 4.2).
+(the brute-force ERM baseline of Fig 4.2); one Transformer block with ball or sphere normalisation
+(Lemmas A.15-A.16); categorical selector heads for tokens with M values (Sec A.2.4); exact ERM
+elimination counts for sparse parities (Fig 4.4).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -29,8 +33,11 @@ import numpy as np
 from ._checks import require_int, require_memory
 
 __all__ = [
+    "CategoricalSelector",
     "MemorisationNet",
     "SelectorHead",
+    "attention_block",
+    "categorical_selector",
     "cls_readout",
     "conjunction_identifiable",
     "conjunction_unique",
@@ -41,6 +48,7 @@ __all__ = [
     "lemma410_log_cover",
     "lemma_a8_optimum",
     "memorisation_net",
+    "parity_elimination_counts",
     "project_unit_ball",
     "selector_head_bag",
     "selector_head_det_p",
@@ -516,3 +524,107 @@ def conjunction_unique(Xb: np.ndarray, y: np.ndarray, truth) -> bool:
         if ok.any():
             return False
     return conjunction_identifiable(Xb, y, len(truth)) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemma A.15: one Transformer block; Section A.2.4: categorical selector heads; sparse-parity ERM
+# ---------------------------------------------------------------------------------------------
+
+
+def attention_block(G: np.ndarray, W_Q, W_K, W_V, W_C, sigma=None, normalise: str = "ball") -> np.ndarray:
+    """One block of the depth-L Transformer of App. A.1.7 (Lemma A.15, lines 2378-2432):
+    g' = Pi(sigma(Pi(f(G; W))) W_C), f = :func:`self_attention`, Pi row-wise.  ``normalise="ball"`` is
+    Pi_norm (projection onto the unit ball, :func:`project_unit_ball`); ``"sphere"`` divides every row by its
+    norm, zero rows kept at 0 (the non-Lipschitz variant of catalog E14/E19, used as a mutant).  sigma defaults to ReLU."""
+    if normalise not in ("ball", "sphere"):
+        raise ValueError(f"argument 'normalise' must be one of 'ball', 'sphere', not {normalise!r}")
+    G = np.asarray(G, dtype=np.float64)
+    if G.ndim != 2:
+        raise ValueError(f"argument 'G' must be a (T, d) matrix, not shape {G.shape}")
+    act = (lambda u: np.maximum(u, 0.0)) if sigma is None else sigma
+    H = act(project_unit_ball(self_attention(G, W_Q, W_K, W_V))) @ W_C
+    if normalise == "ball":
+        return project_unit_ball(H)
+    n = np.linalg.norm(H, axis=-1, keepdims=True)
+    return np.divide(H, n, out=np.zeros_like(H), where=n > 0)  # zero rows stay zero
+
+
+@dataclass(frozen=True)
+class CategoricalSelector:
+    """s heads, head h selecting position I[h] of a token sequence b in {0..M-1}^T (Sec A.2.4 analogue of
+    Lemma A.19): X(b) rows e_t + E_{b_t} (positions 0..T-1, tokens T..T+M-1), [CLS] row e_{T+M};
+    W_Q^h = R e_cls e_1^T, W_K^h = e_{I[h]} e_1^T, W_V^h = sum_j (j/(M-1)) E_j e_1^T, W_C^h = e_1 e_h^T.
+    The output (first s coordinates of the summed heads) approximates (b_{I[h]}/(M-1))_h."""
+
+    T: int
+    M: int
+    I: tuple
+    R: float
+
+    @property
+    def d(self) -> int:
+        return self.T + self.M + 1
+
+    def embed(self, b: np.ndarray) -> np.ndarray:
+        X = np.zeros((self.T + 1, self.d))
+        X[np.arange(self.T), np.arange(self.T)] = 1.0
+        X[np.arange(self.T), self.T + np.asarray(b, dtype=np.int64)] = 1.0
+        X[self.T, self.d - 1] = 1.0
+        return X
+
+    def heads(self):
+        d, T, M = self.d, self.T, self.M
+        e1 = _basis(d, 0)
+        W_V = np.zeros((d, d))
+        W_V[T:T + M, 0] = np.arange(M) / (M - 1)
+        for h, i in enumerate(self.I):
+            yield self.R * np.outer(_basis(d, d - 1), e1), np.outer(_basis(d, i), e1), W_V, np.outer(e1, _basis(d, h))
+
+    def __call__(self, b: np.ndarray) -> np.ndarray:
+        X = self.embed(b)
+        return sum(cls_readout(X, *W)[0] for W in self.heads())[: len(self.I)]
+
+
+def categorical_selector(T: int, M: int, I, gamma: float) -> CategoricalSelector:
+    """The categorical selector heads with R = log(8 T / gamma): every head puts mass >= 1 - gamma/8 on its
+    position (the other T rows score 0), so each output coordinate is within gamma/8 of b_i/(M-1)."""
+    T, I, gamma = _check_selector_args(T, I, gamma)
+    M = require_int("M", M, min_value=2, max_value=1000)
+    require_memory("T", T, (T + 1) * (T + M + 1) * 8 * 4, what="the embedded context")
+    return CategoricalSelector(T, M, tuple(I), math.log(8 * T / gamma))
+
+
+@functools.lru_cache(maxsize=16)
+def _subsets(T: int, s: int) -> np.ndarray:
+    """All s-subsets of range(T) in lexicographic order, (C(T, s), s) int64 (read-only, cached)."""
+    out = np.array(list(itertools.combinations(range(T), s)), dtype=np.int64).reshape(-1, s)
+    out.flags.writeable = False
+    return out
+
+
+def parity_elimination_counts(Xb: np.ndarray, truth, s: int) -> int:
+    """Sparse-parity ERM: the smallest prefix length m at which the s-subset ``truth`` is the only s-subset
+    J whose parity agrees with the labels y = XOR_{i in truth} x_i on the first m rows of the 0/1 matrix
+    Xb (exact; Xb.shape[0] + 1 if some J is never eliminated).  J != truth is eliminated at the first row
+    where XOR over the symmetric difference is 1."""
+    Xb = np.asarray(Xb, dtype=np.uint8)
+    m, T = Xb.shape
+    s = require_int("s", s, min_value=1, max_value=T)
+    truth = sorted(int(t) for t in truth)
+    require_memory("Xb", Xb.shape, math.comb(T, s) * 8 * s, what="the table of s-subsets")
+    combos = _subsets(T, s)
+    combos = combos[~np.all(combos == np.array(truth)[None, :], axis=1)]
+    y = np.bitwise_xor.reduce(Xb[:, truth], axis=1) if m else np.zeros(0, dtype=np.uint8)
+    last, start, chunk = 0, 0, 8
+    while len(combos) and start < m:  # survivors roughly halve with every row: process in chunks
+        rows = slice(start, min(m, start + chunk))
+        par = np.zeros((rows.stop - rows.start, len(combos)), dtype=np.uint8)
+        for q in range(s):
+            par ^= Xb[rows][:, combos[:, q]]
+        diff = par != y[rows, None]
+        hit = diff.any(axis=0)
+        if hit.any():
+            last = max(last, start + int(diff[:, hit].argmax(axis=0).max()) + 1)
+        combos = combos[~hit]
+        start = rows.stop
+    return m + 1 if len(combos) else last
