@@ -71,3 +71,37 @@ def test_claim_packages_declare_their_catalog_index():
         assert set(HANDLED[source]) <= set(ENTRIES[source]), source
     rcnn = importlib.import_module("verify.rcnn")
     assert rcnn.SOURCE in ENTRIES
+
+
+def _section(text: str, claim_id: str) -> str:
+    start = text.index(f"### {claim_id}\n")
+    end = text.find("\n### ", start + 1)
+    return text[start: end if end >= 0 else len(text)]
+
+
+def test_update_reruns_some_claims_and_reuses_the_rest(tmp_path: Path, monkeypatch, capsys):
+    from verify import report
+    from verify.registry import get_claim
+
+    ids = ["thesis_ch5.sq_counting", "thesis_ch5.lemma_B.1.asymptotic"]
+    monkeypatch.setattr(report, "all_claims", lambda: [get_claim(i) for i in ids])
+    out = tmp_path / "REPORT.md"
+    assert main(["--tier", "quick", "--output", str(out)]) == 0
+    first = out.read_text()
+    assert main(["--tier", "quick", "--update", ids[0], "--output", str(out)]) == 0
+    second = out.read_text()
+    assert parse_index(second) == parse_index(first)
+    assert "Updated with `--update`: 1 claims re-run (`thesis_ch5.sq_counting`)" in second
+    # the reused claim renders exactly as before, figures included
+    assert _section(second, ids[1]) == _section(first, ids[1])
+    assert list((tmp_path / "report" / "figures").glob("thesis_ch5.lemma_B.1.asymptotic-*.png"))
+
+    # another tier, a claim without a stored result, and --only together with --update: exit 2, nothing written
+    assert main(["--tier", "full", "--update", ids[0], "--output", str(out)]) == 2
+    assert "stored results are at tier 'quick', not 'full'" in capsys.readouterr().err
+    monkeypatch.setattr(report, "all_claims", lambda: [get_claim(i) for i in ids + ["thesis_ch5.warmup_gradient"]])
+    assert main(["--tier", "quick", "--update", ids[0], "--output", str(out)]) == 2
+    assert "thesis_ch5.warmup_gradient: not stored" in capsys.readouterr().err
+    assert main(["--tier", "quick", "--update", ids[0], "--only", ids[1], "--output", str(out)]) == 2
+    assert "'--update' and '--only' exclude each other" in capsys.readouterr().err
+    assert out.read_text() == second

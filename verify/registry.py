@@ -694,12 +694,38 @@ class ClaimResult:
             "mutants_total": len(self.mutants),
             "mutants": [
                 {"name": m.mutant.name, "description": m.mutant.description, "rejected": m.rejected,
-                 "witness": to_jsonable(m.verdict.witness)}
+                 "witness": to_jsonable(m.verdict.witness), "verdict": verdict_json(m.verdict)}
                 for m in self.mutants
             ],
             "printed": verdict_json(self.printed),
             "corrected": verdict_json(self.corrected) if self.corrected else None,
         }
+
+    @classmethod
+    def from_json(cls, c: Claim, data: Mapping[str, Any]) -> "ClaimResult":
+        """Rebuild a stored result (``to_json`` output) of claim ``c``, for re-rendering a report.
+
+        Raises ValueError when the stored result does not belong to ``c`` as registered now (other id,
+        other expected status, other mutants) or was written before verdicts were stored in full.
+        """
+        if data.get("id") != c.id:
+            raise ValueError(f"stored result is for {data.get('id')!r}, not {c.id!r}")
+        if data.get("expected") != c.expect.value:
+            raise ValueError(f"{c.id}: stored result expects {data.get('expected')!r}, the registry {c.expect.value!r}")
+        stored = {m["name"]: m for m in data.get("mutants", [])}
+        if set(stored) != {m.name for m in c.mutants} or any("verdict" not in m for m in stored.values()):
+            raise ValueError(f"{c.id}: stored mutants differ from the registered ones (or predate full storage)")
+        return cls(
+            claim=c,
+            status=Status(data["status"]),
+            printed=verdict_from_json(data["printed"]),
+            corrected=verdict_from_json(data["corrected"]) if data.get("corrected") else None,
+            mutants=tuple(MutantResult(m, verdict_from_json(stored[m.name]["verdict"])) for m in c.mutants),
+            params=dict(data.get("params", {})),
+            tier=data["tier"],
+            backend=data["backend"],
+            seconds=float(data["seconds"]),
+        )
 
 
 def verdict_json(v: Verdict) -> dict:
@@ -717,8 +743,29 @@ def verdict_json(v: Verdict) -> dict:
             "seconds": round(v.seconds, 3),
             "seed": v.seed,
             "details": dict(v.details),
+            "plots": list(v.plots),
             "note": v.note,
         }
+    )
+
+
+def verdict_from_json(d: Mapping[str, Any]) -> Verdict:
+    """Inverse of :func:`verdict_json` up to JSON types (exact numbers come back as their text)."""
+    return Verdict(
+        holds=bool(d["holds"]),
+        cases=int(d["cases"]),
+        relation=d["relation"],
+        tightest=d.get("tightest"),
+        slack=d.get("slack"),
+        witness=d.get("witness"),
+        failures=int(d["failures"]),
+        rigor=Rigor(d["rigor"]),
+        backend=d.get("backend", "cpu"),
+        seconds=float(d.get("seconds", 0.0)),
+        seed=d.get("seed"),
+        details=dict(d.get("details") or {}),
+        plots=tuple(d.get("plots") or ()),
+        note=d.get("note", ""),
     )
 
 

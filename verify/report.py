@@ -248,6 +248,13 @@ def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, lis
         f"(GPU present: {env['gpu']}), in {seconds:.0f} s. Python {env['python']}, numpy {env['numpy']}, numba {env['numba']}, "
         f"scipy {env['scipy']}, sympy {env['sympy']}. Machine: {env['machine']}."
     )
+    if env.get("reused"):
+        ru = env["reused"]
+        L.append("")
+        L.append(
+            f"Updated with `--update`: {len(ru['rerun'])} claims re-run ({', '.join(f'`{i}`' for i in ru['rerun'])}); "
+            f"the other {ru['claims']} results are those of the run of {ru['from_date']} at commit {ru['from_commit']}."
+        )
     L.append("")
     L.append("## How to read this report")
     L.append("")
@@ -346,6 +353,36 @@ def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, lis
     return "\n".join(L).rstrip() + "\n"
 
 
+def _stored_results(path: Path, tier: str, rerun: set[str]) -> tuple[dict[str, ClaimResult], dict]:
+    """The stored results of every registered claim not in ``rerun`` (for ``--update``), and their environment.
+
+    Raises ValueError naming the claims that have no usable stored result (never stored, another
+    expected status or other mutants than registered now), so that a report never mixes in a result
+    that no longer matches its claim."""
+    if not path.exists():
+        raise ValueError(f"argument '--update' needs stored results, but {path} does not exist")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    env = data.get("environment", {})
+    if env.get("tier") != tier:
+        raise ValueError(f"argument '--update': stored results are at tier {env.get('tier')!r}, not {tier!r}")
+    stored = {r["id"]: r for r in data.get("results", [])}
+    out: dict[str, ClaimResult] = {}
+    unusable = []
+    for c in all_claims():
+        if c.id in rerun:
+            continue
+        try:
+            if c.id not in stored:
+                raise ValueError(f"{c.id}: not stored")
+            out[c.id] = ClaimResult.from_json(c, stored[c.id])
+        except ValueError as exc:
+            unusable.append(str(exc))
+    if unusable:
+        raise ValueError("argument '--update': these claims have no usable stored result; re-run them too: "
+                         + "; ".join(unusable))
+    return out, env
+
+
 def check_report(path: Path) -> list[str]:
     """Problems that make ``path`` stale with respect to the registry (empty list: up to date)."""
     if not path.exists():
@@ -386,6 +423,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto")
     parser.add_argument("--output", default=str(ROOT / "REPORT.md"))
     parser.add_argument("--only", nargs="*", default=None, help="run only these claim ids (others are not reported)")
+    parser.add_argument("--update", nargs="+", default=None, metavar="ID",
+                        help="re-run only these claims; take every other claim's result from the existing "
+                             "report/results.json (same tier), and say so in the report")
     parser.add_argument("--check", action="store_true", help="only check that the report lists the registry; exit 1 if stale")
     args = parser.parse_args(argv)
     out_path = Path(args.output)
@@ -394,8 +434,17 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(f"stale: {p}", file=sys.stderr)
         return 1 if problems else 0
+    reused: dict[str, ClaimResult] = {}
+    reuse_env: dict = {}
     try:
-        claims = [get_claim(i) for i in args.only] if args.only else all_claims()
+        if args.update is not None and args.only is not None:
+            raise ValueError("arguments '--update' and '--only' exclude each other")
+        if args.update is not None:
+            reused, reuse_env = _stored_results(out_path.parent / "report" / "results.json", args.tier,
+                                                {get_claim(i).id for i in args.update})
+            claims = [c for c in all_claims() if c.id not in reused]
+        else:
+            claims = [get_claim(i) for i in args.only] if args.only else all_claims()
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -413,6 +462,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     seconds = time.perf_counter() - t0
     env = environment(args.tier, args.backend)
+    if reused:
+        env["reused"] = {"claims": len(reused), "from_commit": reuse_env.get("commit", "unknown"),
+                         "from_date": reuse_env.get("date", "unknown"), "rerun": [r.claim.id for r in results]}
+        fresh = {r.claim.id: r for r in results}
+        results = [reused.get(c.id) or fresh[c.id] for c in all_claims()]
     report_dir = out_path.parent / "report"
     with tempfile.TemporaryDirectory(dir=out_path.parent) as tmp:
         tmpdir = Path(tmp)
