@@ -91,7 +91,7 @@ def test_update_reruns_some_claims_and_reuses_the_rest(tmp_path: Path, monkeypat
     assert main(["--tier", "quick", "--update", ids[0], "--output", str(out)]) == 0
     second = out.read_text()
     assert parse_index(second) == parse_index(first)
-    assert "Updated with `--update`: 1 claims re-run (`thesis_ch5.sq_counting`)" in second
+    assert "Updated with `--update`: 1 claim re-run (`thesis_ch5.sq_counting`)" in second
     # the reused claim renders exactly as before, figures included
     assert _section(second, ids[1]) == _section(first, ids[1])
     assert list((tmp_path / "report" / "figures").glob("thesis_ch5.lemma_B.1.asymptotic-*.png"))

@@ -252,7 +252,7 @@ def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, lis
         ru = env["reused"]
         L.append("")
         L.append(
-            f"Updated with `--update`: {len(ru['rerun'])} claims re-run ({', '.join(f'`{i}`' for i in ru['rerun'])}); "
+            f"Updated with `--update`: {len(ru['rerun'])} claim{'' if len(ru['rerun']) == 1 else 's'} re-run ({', '.join(f'`{i}`' for i in ru['rerun'])}); "
             f"the other {ru['claims']} results are those of the run of {ru['from_date']} at commit {ru['from_commit']}."
         )
     L.append("")
