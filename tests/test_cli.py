@@ -126,3 +126,31 @@ def test_missing_dependency_reruns_under_the_project_venv_or_says_what_is_missin
     monkeypatch.setattr(cli.Path, "exists", lambda self: False)
     assert cli._missing_dependency(exc, ["list"]) == 2
     assert "'numba' is missing" in capsys.readouterr().err
+
+
+def test_list_json_is_an_array_of_claims_from_any_directory(tmp_path):
+    """The machine-readable listing parses as a JSON array of claims wherever the command is run."""
+    import json
+    import subprocess
+    import sys
+
+    from verify.registry import all_claims
+
+    out = subprocess.run([sys.executable, "-m", "verify", "list", "--json"], cwd=tmp_path,
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    assert isinstance(data, list)
+    assert [d["id"] for d in data] == [c.id for c in all_claims()]
+    assert all({"id", "source", "label", "status", "rigor", "mutants"} <= set(d) for d in data)
+
+
+def test_inconsistent_install_exits_two_with_a_message(monkeypatch, capsys):
+    from verify import __main__ as cli
+
+    def broken(_args):
+        raise ImportError("cannot import name 'chi' from 'kernels' (unknown location)")
+
+    monkeypatch.setattr(cli, "_cmd_list", broken)
+    assert cli.main(["list"]) == 2
+    err = capsys.readouterr().err
+    assert "installed project is inconsistent" in err and "pip install -e" in err

@@ -102,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except ModuleNotFoundError as exc:  # an interpreter without the project's dependencies
         return _missing_dependency(exc, sys.argv[1:] if argv is None else argv)
+    except ImportError as exc:  # e.g. a stale editable install that resolves a package to a namespace
+        print(f"error: the installed project is inconsistent ({exc}); reinstall it from the repository root: "
+              f"python -m pip install -e \".[cuda]\"", file=sys.stderr)
+        return 2
 
 
 def _missing_dependency(exc: ModuleNotFoundError, argv: list[str]) -> int:
