@@ -13,7 +13,20 @@ import os
 import sys
 from pathlib import Path
 
-from .registry import TIERS, InvalidParameter, all_claims, get_claim, run_claim
+from .registry import TIERS, InvalidParameter, Status, all_claims, get_claim, run_claim
+
+RESULTS_JSON = Path(__file__).resolve().parent.parent / "report" / "results.json"
+
+
+def _recorded_sharpness() -> dict[str, tuple]:
+    """Sharpness (and its case) per claim as recorded in the committed full-tier results, where any."""
+    try:
+        data = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if data.get("tier") not in ("full", "gpu"):
+        return {}
+    return {r["id"]: (r.get("sharpness"), r.get("sharpness_case")) for r in data.get("claims", []) if "id" in r}
 
 
 def _parse_params(items: list[str]) -> dict[str, str]:
@@ -27,9 +40,15 @@ def _parse_params(items: list[str]) -> dict[str, str]:
 
 
 def _cmd_list(args) -> int:
-    claims = [c for c in all_claims() if args.source is None or c.source == args.source]
+    claims = [c for c in all_claims() if (args.source is None or c.source == args.source)
+              and (args.status is None or c.expect.value == args.status)]
     if args.json:
-        print(json.dumps([c.to_json() for c in claims], indent=1))
+        sharp = _recorded_sharpness()
+        rows = []
+        for c in claims:
+            s, case = sharp.get(c.id, (None, None))
+            rows.append(dict(c.to_json(), sharpness=s, sharpness_case=case))
+        print(json.dumps(rows, indent=1))
         return 0
     width = max((len(c.id) for c in claims), default=10)
     for c in claims:
@@ -45,7 +64,17 @@ def _cmd_show(args) -> int:
         return 0
     print(f"{c.id}  ({c.source}, {c.label}, catalog entry {c.entry}, seed lines "
           + ", ".join(f"{a}-{b}" for a, b in c.lines) + ")")
-    print(f"expected status: {c.expect.value}; rigor: {c.rigor.value}; kind: {c.kind.value}")
+    print(f"expected status: {c.expect.value}; rigor: {c.rigor.value}; kind: {c.kind.value}"
+          + (f"; severity: {c.severity.value}" if c.severity else ""))
+    if c.affects:
+        print(f"affects: {', '.join(c.affects)}")
+    if c.parts is not None:
+        print("parts:")
+        for q in c.parts:
+            mark = "asserted" if q.asserted else f"unchecked ({q.reason})"
+            print(f"  {q.name}{' [inequality]' if q.inequality else ''}: {mark}\n      {q.text}")
+    else:
+        print("parts: not yet declared (source not yet audited under the verdict contract)")
     print()
     print(c.doc)
     print()
@@ -56,7 +85,8 @@ def _cmd_show(args) -> int:
         print(f"  tier {t}: {c.tier_params(t)}")
     print("mutants:")
     for m in c.mutants:
-        print(f"  {m.name}: {m.description}")
+        tags = [t for t, on in (("near-boundary", m.near_boundary), ("second reader", m.origin == "second-reader")) if on]
+        print(f"  {m.name}: {m.description}" + (f"  [{', '.join(tags)}]" if tags else ""))
     return 0
 
 
@@ -69,8 +99,12 @@ def _cmd_run(args) -> int:
         p = result.printed
         print(f"{c.id}: {result.status.value} (expected {c.expect.value}) in {result.seconds:.2f} s on {result.backend}")
         print(f"  printed:   {p.summary()}")
+        if result.proof_step is not None:
+            print(f"  proof step: {result.proof_step.summary()}")
         if result.corrected is not None:
             print(f"  corrected: {result.corrected.summary()}")
+        if p.sharpness is not None:
+            print(f"  sharpness: {p.sharpness:.6g} (largest lhs/rhs found) at {p.sharpness_case}")
         for m in result.mutants:
             print(f"  mutant {m.mutant.name}: {'rejected' if m.rejected else 'NOT REJECTED'}"
                   + (f" ({m.verdict.summary()})" if m.rejected else ""))
@@ -84,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     p_list = sub.add_parser("list", help="list the registered claims")
     p_list.add_argument("--json", action="store_true")
     p_list.add_argument("--source", default=None, help="only claims of this source (e.g. thesis_ch5)")
+    p_list.add_argument("--status", default=None, choices=[s.value for s in Status],
+                        help="only claims with this expected status (e.g. proof-gap)")
     p_show = sub.add_parser("show", help="statement, parameters and mutants of one claim")
     p_show.add_argument("id")
     p_show.add_argument("--json", action="store_true")

@@ -89,6 +89,12 @@ HANDLED: dict[str, tuple[str, ...]] = {
 }
 
 
+#: sources whose every claim has been audited under the verdict contract (statement vs proof errata,
+#: severity, parts, sharpness, near-boundary mutants, a second reader); a package says so with
+#: ``CONTRACT_AUDITED = True`` in its ``__init__``, and tests/test_contract.py enforces the contract there
+AUDITED: set[str] = set()
+
+
 def _collect_package_catalogs() -> None:
     """Add the catalog index of every verify/ sub-package that declares one in its ``__init__``."""
     import importlib
@@ -100,6 +106,8 @@ def _collect_package_catalogs() -> None:
         if not info.ispkg:
             continue
         mod = importlib.import_module(f"verify.{info.name}")
+        if getattr(mod, "CONTRACT_AUDITED", False):
+            AUDITED.add(mod.SOURCE)
         entries = getattr(mod, "CATALOG_ENTRIES", None)
         if entries is None:
             continue

@@ -50,7 +50,9 @@ __all__ = [
     "Mutant",
     "Param",
     "REGISTRY",
+    "Part",
     "Rigor",
+    "Severity",
     "Status",
     "TIERS",
     "Verdict",
@@ -64,13 +66,18 @@ __all__ = [
 
 TIERS = ("quick", "full", "gpu")
 DOC_SECTIONS = ("Statement", "Source", "Checkable form", "Exactness", "Mutants")
+#: docstring section that states the corrected statement (or corrected proof step) in words; required
+#: for every erratum and proof-gap of a source audited under the contract
+CORRECTION_SECTION = "Correction"
 
 
 class Status(str, enum.Enum):
     """The verdict the suite stands behind for a claim (ARCHITECTURE.md, "Status of a claim")."""
 
-    CONFIRMED = "confirmed"
-    ERRATUM = "erratum"
+    CONFIRMED = "confirmed"  # every part of the printed statement asserted, and it holds on every case
+    PARTLY_CONFIRMED = "partly-confirmed"  # the asserted parts hold; some part is not asserted (reason given)
+    ERRATUM = "erratum"  # the printed *statement* is false: the witness meets every printed hypothesis
+    PROOF_GAP = "proof-gap"  # a step / construction / constant of the *proof* fails; the statement is not refuted
     REFUTED = "refuted"
     MECHANISM = "mechanism"
     REPRODUCED = "reproduced"
@@ -78,6 +85,50 @@ class Status(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+class Severity(str, enum.Enum):
+    """How much an erratum or a proof-gap matters (ARCHITECTURE: "severity").
+
+    * TYPO: a reader silently corrects it (an index, a sign, a label, a transcription, a slip the proof
+      itself does not make).
+    * CONSTANT: a constant, exponent or range is wrong; the form of the result survives the correction.
+    * SUBSTANTIVE: a new hypothesis is needed, or the conclusion or a downstream result changes.
+    """
+
+    TYPO = "typo"
+    CONSTANT = "constant"
+    SUBSTANTIVE = "substantive"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a statement (an inequality, a bound, a conclusion, a size bound of a construction).
+
+    ``asserted`` parts are checked by the claim's check function; an unchecked part gives its
+    ``reason``.  An asserted part with ``inequality=True`` must record its sharpness (the check passes
+    ``part=name`` to :meth:`Evidence.add` or calls :meth:`Evidence.sharpness`) and must have a
+    near-boundary mutant (``Mutant(..., near_boundary=True, part=name)``).
+    """
+
+    name: str
+    text: str
+    asserted: bool = True
+    reason: str = ""
+    inequality: bool = False
+
+    def __post_init__(self):
+        if not self.name or not self.text:
+            raise ValueError("a statement part needs a name and its printed text")
+        if not self.asserted and not self.reason:
+            raise ValueError(f"part {self.name!r}: an unchecked part must give the reason it is not asserted")
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "text": self.text, "asserted": self.asserted,
+                "reason": self.reason or None, "inequality": self.inequality}
 
 
 class Rigor(str, enum.Enum):
@@ -222,6 +273,11 @@ class Verdict:
     details: Mapping[str, Any] = field(default_factory=dict)
     plots: tuple = ()
     note: str = ""
+    #: the largest lhs/rhs over the cases of inequality parts (rhs/lhs for lower bounds); > 1 means violated
+    sharpness: float | None = None
+    sharpness_case: dict | None = None
+    #: per part: {"ratio": float, "case": {...}}
+    sharpness_parts: Mapping[str, Any] = field(default_factory=dict)
 
     def summary(self) -> str:
         if self.holds:
@@ -304,11 +360,31 @@ class Evidence:
         self.details: dict = {}
         self.plots: list = []
         self._secondary: dict | None = None
+        self.sharp: dict[str, dict] = {}
 
-    def add(self, case: Mapping[str, Any], lhs, rhs=None, *, relation: str | None = None, tol: float | None = None, note: str = "") -> bool:
+    def sharpness(self, case: Mapping[str, Any], ratio, *, part: str = "statement") -> None:
+        """Record the ratio lhs/rhs (rhs/lhs for a lower bound) that one case reaches for an inequality part.
+
+        :meth:`add` records it by itself for inequality relations; call this directly when the ratio is
+        computed otherwise (an adversarial search that returns the best ratio and its case)."""
+        r = _as_float(ratio)
+        if math.isnan(r):
+            return
+        best = self.sharp.get(part)
+        if best is None or r > best["ratio"]:
+            self.sharp[part] = {"ratio": r, "case": {k: _num_text(v) for k, v in case.items()}}
+
+    def add(self, case: Mapping[str, Any], lhs, rhs=None, *, relation: str | None = None, tol: float | None = None,
+            note: str = "", part: str | None = None) -> bool:
+        """Record one case.  ``part`` names the statement part the case tests (default: the main
+        relation's cases count for part "statement"); inequality cases then update that part's sharpness."""
         rel = relation or self.relation
         tol = self.tol if tol is None else tol
         holds, margin = _compare(rel, lhs, rhs, tol)
+        if rel in ("le", "lt", "ge", "gt") and (part is not None or rel == self.relation):
+            ratio = _ratio(rel, lhs, rhs)
+            if ratio is not None:
+                self.sharpness(case, ratio, part=part or "statement")
         record = {
             "case": {k: _num_text(v) for k, v in case.items()},
             "lhs": _num_text(lhs),
@@ -356,6 +432,9 @@ class Evidence:
             self.worst, self._worst_margin = other.worst, other._worst_margin
         self.details.update(other.details)
         self.plots.extend(other.plots)
+        for name, rec in other.sharp.items():
+            if name not in self.sharp or rec["ratio"] > self.sharp[name]["ratio"]:
+                self.sharp[name] = rec
 
     def verdict(self, *, backend: str = "cpu", seed: int | None = None, note: str = "") -> Verdict:
         if self.cases == 0:
@@ -363,6 +442,7 @@ class Evidence:
         witness = self.witness
         if witness is not None and self.worst is not None and self.worst is not witness:
             witness = dict(witness, worst=self.worst)
+        top = max(self.sharp.items(), key=lambda kv: kv[1]["ratio"], default=None)
         return Verdict(
             holds=self.failures == 0,
             cases=self.cases,
@@ -377,7 +457,20 @@ class Evidence:
             details=dict(self.details),
             plots=tuple(self.plots),
             note=note,
+            sharpness=top[1]["ratio"] if top else None,
+            sharpness_case=dict(top[1]["case"], part=top[0]) if top else None,
+            sharpness_parts={k: dict(v) for k, v in self.sharp.items()},
         )
+
+
+def _ratio(rel: str, lhs, rhs) -> float | None:
+    """lhs/rhs for an upper bound (le, lt), rhs/lhs for a lower bound (ge, gt); None where the ratio says
+    nothing about closeness to the bound (a non-positive denominator, a non-finite side)."""
+    a, b = _as_float(lhs), _as_float(rhs)
+    num, den = (a, b) if rel in ("le", "lt") else (b, a)
+    if not (math.isfinite(num) and math.isfinite(den)) or den <= 0:
+        return None
+    return num / den
 
 
 def _compare(rel: str, lhs, rhs, tol):
@@ -450,6 +543,12 @@ class Mutant:
     name: str
     description: str
     statement: Any
+    #: a near-boundary mutant: the statement strengthened by a factor just beyond the sharpness found
+    #: for inequality part ``part`` (the description states the factor)
+    near_boundary: bool = False
+    part: str | None = None
+    #: who proposed it: "author" (the checker's author) or "second-reader" (an independent reader)
+    origin: str = "author"
 
 
 @dataclass(frozen=True)
@@ -472,6 +571,15 @@ class Claim:
     derived: bool = False
     uses_backend: bool = False
     summary: str = ""
+    #: the statement's parts; None = not yet declared (a source not yet audited under the contract)
+    parts: tuple[Part, ...] | None = None
+    severity: Severity | None = None
+    #: hypothesis validator: case dict -> list of the printed hypotheses the case violates ([] = all met)
+    hypotheses: Callable[[Mapping[str, Any]], list[str]] | None = None
+    #: the proof's step / construction as a statement object for the same check (proof-gap claims)
+    proof_step: Any = None
+    #: later claims whose statement or proof uses this one (listed for errata and proof-gaps)
+    affects: tuple[str, ...] = ()
 
     @property
     def doc(self) -> str:
@@ -524,9 +632,17 @@ class Claim:
             "mutants": len(self.mutants),
             "has_corrected": self.has_corrected,
             "derived": self.derived,
+            "severity": self.severity.value if self.severity else None,
+            "parts": [p.to_json() for p in self.parts] if self.parts is not None else None,
+            "affects": list(self.affects),
+            "has_proof_step": self.proof_step is not None,
             "params": {p.name: p.domain_text() for p in self.params},
             "tiers": {t: self.tier_params(t) for t in TIERS},
         }
+
+    @property
+    def unchecked_parts(self) -> tuple[Part, ...]:
+        return tuple(p for p in (self.parts or ()) if not p.asserted)
 
 
 def doc_section(doc: str, name: str) -> str:
@@ -571,6 +687,11 @@ def claim(
     derived: bool = False,
     uses_backend: bool = False,
     summary: str = "",
+    parts: Sequence[Part] | None = None,
+    severity: Severity | str | None = None,
+    hypotheses: Callable[[Mapping[str, Any]], list[str]] | None = None,
+    proof_step: Any = None,
+    affects: Sequence[str] = (),
 ):
     """Register the decorated check function as a claim (a duplicate id raises at import time)."""
 
@@ -596,7 +717,14 @@ def claim(
             derived=derived,
             uses_backend=uses_backend,
             summary=summary,
+            parts=tuple(parts) if parts is not None else None,
+            severity=Severity(severity) if severity is not None else None,
+            hypotheses=hypotheses,
+            proof_step=proof_step,
+            affects=tuple(affects),
         )
+        if c.parts is not None and len({q.name for q in c.parts}) != len(c.parts):
+            raise ValueError(f"{id}: part names must be unique")
         REGISTRY[id] = c
         fn.claim = c
         return fn
@@ -662,6 +790,7 @@ class ClaimResult:
     tier: str
     backend: str
     seconds: float
+    proof_step: Verdict | None = None
 
     @property
     def as_expected(self) -> bool:
@@ -697,8 +826,15 @@ class ClaimResult:
                  "witness": to_jsonable(m.verdict.witness), "verdict": verdict_json(m.verdict)}
                 for m in self.mutants
             ],
+            "severity": self.claim.severity.value if self.claim.severity else None,
+            "parts": [{"name": q.name, "asserted": q.asserted, "reason": q.reason or None}
+                      for q in self.claim.parts] if self.claim.parts is not None else None,
+            "sharpness": self.printed.sharpness,
+            "sharpness_case": to_jsonable(self.printed.sharpness_case),
+            "sharpness_parts": to_jsonable(dict(self.printed.sharpness_parts)),
             "printed": verdict_json(self.printed),
             "corrected": verdict_json(self.corrected) if self.corrected else None,
+            "proof_step": verdict_json(self.proof_step) if self.proof_step else None,
         }
 
     @classmethod
@@ -725,6 +861,7 @@ class ClaimResult:
             tier=data["tier"],
             backend=data["backend"],
             seconds=float(data["seconds"]),
+            proof_step=verdict_from_json(data["proof_step"]) if data.get("proof_step") else None,
         )
 
 
@@ -745,6 +882,9 @@ def verdict_json(v: Verdict) -> dict:
             "details": dict(v.details),
             "plots": list(v.plots),
             "note": v.note,
+            "sharpness": v.sharpness,
+            "sharpness_case": v.sharpness_case,
+            "sharpness_parts": dict(v.sharpness_parts),
         }
     )
 
@@ -766,6 +906,9 @@ def verdict_from_json(d: Mapping[str, Any]) -> Verdict:
         details=dict(d.get("details") or {}),
         plots=tuple(d.get("plots") or ()),
         note=d.get("note", ""),
+        sharpness=_as_float(d["sharpness"]) if d.get("sharpness") is not None else None,
+        sharpness_case=d.get("sharpness_case"),
+        sharpness_parts=dict(d.get("sharpness_parts") or {}),
     )
 
 
@@ -792,14 +935,25 @@ def _timed(claim: Claim, statement: Any, params: Mapping[str, Any], ctx: Context
     return replace(v, seconds=time.perf_counter() - t0, params=dict(params), backend=v.backend or ctx.backend)
 
 
-def derive_status(kind: Kind, printed: Verdict, corrected: Verdict | None) -> Status:
+def derive_status(kind: Kind, printed: Verdict, corrected: Verdict | None, proof_step: Verdict | None = None,
+                  parts: Sequence[Part] | None = None) -> Status:
+    """The status the verdicts establish (ARCHITECTURE.md, "Status of a claim").
+
+    A failing printed statement is an erratum when its correction holds, else refuted.  A printed
+    statement that holds while the proof's step fails is a proof-gap.  A theorem that holds with some
+    part unchecked is partly-confirmed; with every part asserted (or parts not yet declared) confirmed.
+    """
     if kind is Kind.EMPIRICAL:
         return Status.REPRODUCED if printed.holds else Status.NOT_REPRODUCED
-    if printed.holds:
-        return Status.MECHANISM if kind is Kind.MECHANISM else Status.CONFIRMED
-    if corrected is not None and corrected.holds:
-        return Status.ERRATUM
-    return Status.REFUTED
+    if not printed.holds:
+        return Status.ERRATUM if corrected is not None and corrected.holds else Status.REFUTED
+    if proof_step is not None and not proof_step.holds:
+        return Status.PROOF_GAP
+    if kind is Kind.MECHANISM:
+        return Status.MECHANISM
+    if parts is not None and any(not q.asserted for q in parts):
+        return Status.PARTLY_CONFIRMED
+    return Status.CONFIRMED
 
 
 def run_claim(
@@ -821,12 +975,16 @@ def run_claim(
         raise InvalidParameter(f"{c.id}: {exc}") from None
     t0 = time.perf_counter()
     printed = _timed(c, c.printed, resolved, Context(c.id, tier, used, "printed"))
+    proof_step = None
+    if c.proof_step is not None:
+        proof_step = _timed(c, c.proof_step, resolved, Context(c.id, tier, used, "proof-step"))
     corrected = None
-    if not printed.holds and c.corrected is not None:
+    if c.corrected is not None and (not printed.holds or (proof_step is not None and not proof_step.holds)):
         corrected = _timed(c, c.corrected, resolved, Context(c.id, tier, used, "corrected"))
     results = []
     if mutants:
         for m in c.mutants:
             results.append(MutantResult(m, _timed(c, m.statement, resolved, Context(c.id, tier, used, f"mutant:{m.name}"))))
-    status = derive_status(c.kind, printed, corrected)
-    return ClaimResult(c, status, printed, corrected, tuple(results), resolved, tier, used, time.perf_counter() - t0)
+    status = derive_status(c.kind, printed, corrected, proof_step, c.parts)
+    return ClaimResult(c, status, printed, corrected, tuple(results), resolved, tier, used, time.perf_counter() - t0,
+                       proof_step=proof_step)

@@ -12,6 +12,7 @@ import os
 
 import pytest
 
+from verify.catalogs import AUDITED
 from verify.registry import Status, all_claims, run_claim, to_jsonable
 
 TIER = os.environ.get("VERIFY_TIER", "quick")
@@ -67,3 +68,43 @@ def test_erratum_printed_fails_with_witness_and_correction_holds(c):
             f"{c.id}: corrected statement does not hold: {r.corrected.summary() if r.corrected else 'not run'}\n"
             f"witness: {_show(r.corrected.witness if r.corrected else None)}"
         )
+
+
+# --- the verdict contract at run time (sources audited under it; see tests/test_contract.py) --------
+
+AUDITED_CLAIMS = [c for c in CLAIMS if c.source in AUDITED]
+AUDITED_ERRATA = [c for c in AUDITED_CLAIMS if c.expect is Status.ERRATUM]
+
+
+@pytest.mark.parametrize("c", AUDITED_ERRATA, ids=[c.id for c in AUDITED_ERRATA])
+def test_erratum_witness_meets_every_printed_hypothesis(c):
+    """An erratum refutes the *statement*: its witness must satisfy every hypothesis as printed."""
+    r = _result(c)
+    case = (r.printed.witness or {}).get("case")
+    assert case is not None, f"{c.id}: the witness records no case"
+    violated = c.hypotheses(case)
+    assert violated == [], f"{c.id}: the erratum witness {case} violates printed hypotheses {violated}: a proof-gap or no error"
+
+
+AUDITED_GAPS = [c for c in AUDITED_CLAIMS if c.expect is Status.PROOF_GAP]
+
+
+@pytest.mark.parametrize("c", AUDITED_GAPS, ids=[c.id for c in AUDITED_GAPS])
+def test_proof_gap_step_fails_and_statement_holds(c):
+    r = _result(c)
+    assert r.printed.holds, f"{c.id}: the statement fails ({r.printed.summary()}): an erratum, not a proof-gap"
+    assert r.proof_step is not None and not r.proof_step.holds and r.proof_step.witness, (
+        f"{c.id}: the proof step does not fail with a witness")
+
+
+INEQUALITY_CLAIMS = [c for c in AUDITED_CLAIMS if any(q.asserted and q.inequality for q in c.parts or ())]
+
+
+@pytest.mark.parametrize("c", INEQUALITY_CLAIMS, ids=[c.id for c in INEQUALITY_CLAIMS])
+def test_every_inequality_part_records_its_sharpness(c):
+    r = _result(c)
+    # an erratum's printed check may stop at its witness; the corrected statement then carries the search
+    verdicts = [v for v in (r.printed, r.corrected) if v is not None]
+    recorded = set().union(*(set(v.sharpness_parts) for v in verdicts))
+    missing = [q.name for q in c.parts if q.asserted and q.inequality and q.name not in recorded]
+    assert not missing, f"{c.id}: inequality parts without a recorded sharpness: {missing} (recorded: {sorted(recorded)})"
