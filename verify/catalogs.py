@@ -95,6 +95,16 @@ HANDLED: dict[str, tuple[str, ...]] = {
 AUDITED: set[str] = set()
 
 
+def is_audited(claim) -> bool:
+    """True when the claim's source, or the module that defines it (``CONTRACT_AUDITED = True`` at module
+    level: a re-audit in progress, one topic at a time), has been audited under the verdict contract."""
+    import sys
+
+    if claim.source in AUDITED:
+        return True
+    return bool(getattr(sys.modules.get(claim.check.__module__), "CONTRACT_AUDITED", False))
+
+
 def _collect_package_catalogs() -> None:
     """Add the catalog index of every verify/ sub-package that declares one in its ``__init__``."""
     import importlib
