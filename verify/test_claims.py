@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from verify.catalogs import AUDITED, is_audited
+from verify.catalogs import is_audited
 from verify.registry import Status, all_claims, run_claim, to_jsonable
 
 TIER = os.environ.get("VERIFY_TIER", "quick")
