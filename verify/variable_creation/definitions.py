@@ -17,7 +17,7 @@ from kernels.attention import (
     softmax,
 )
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Severity, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
 
 # ---------------------------------------------------------------------------------------------
@@ -116,6 +116,20 @@ def check_def_4_1(statement: PackingStatement, p, ctx) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 
 
+def _cor_a3_hypotheses(case) -> list[str]:
+    """Printed hypotheses of Corollary A.3 that a case (A, C, m) violates: A > 0 (|f| <= A), C_F > 0, m a
+    positive integer (sample size).  No relation between m, C_F and A is printed."""
+    bad = []
+    A, C, m = float(case["A"]), float(case["C"]), case["m"]
+    if not A > 0:
+        bad.append("A > 0")
+    if not C > 0:
+        bad.append("C_F > 0")
+    if not (isinstance(m, int) and m >= 1):
+        bad.append("m a positive integer")
+    return bad
+
+
 @dataclass(frozen=True)
 class CorA3Statement:
     m_min_factor: float | None = None  # hypothesis m >= factor * C / A^2 (None: as printed, no hypothesis)
@@ -132,6 +146,8 @@ class CorA3Statement:
     corrected=CorA3Statement(1.0),
     mutants=[Mutant("hypothesis-1/e^2", "hypothesis m >= C/(e^2 A^2) (only makes the formula non-negative)", CorA3Statement(math.exp(-2)))],
     expect=Status.ERRATUM,
+    severity=Severity.SUBSTANTIVE,
+    hypotheses=_cor_a3_hypotheses,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 10, 10**5)],
     tiers={"quick": {"instances": 400}, "full": {"instances": 4000}},
@@ -165,6 +181,19 @@ def check_cor_A_3(statement: CorA3Statement, p, ctx) -> Verdict:
     -------
     Hypothesis m >= C/(e^2 A^2): the formula is then >= 0, but for C/A^2 > m the infimum sits at delta = A
     (value A), not at sqrt(C/m), so (ii) fails.
+
+    Notes
+    -----
+    Second reader (erratum confirmed): at the witness A = 1, C_F = 100, m = 1 the class F = {z -> 1, z -> -1}
+    meets every printed hypothesis (|f| <= 1; log N_inf(F; eps) = log 2 <= 100/eps^2 for eps < 1, 0 for eps >= 1)
+    and has R^(F) = E_sigma max(sigma, -sigma) = 1 > 0, while the right side c sqrt(100)(1 + log(0.1)) = -13.0 c < 0
+    for every c > 0: the printed statement is false.  Severity substantive (a hypothesis is missing); the
+    downstream uses (large m) lie inside the corrected range.
+
+    Correction
+    ----------
+    Add the hypothesis m >= C_F/A^2 (then delta = sqrt(C_F/m) <= A is admissible and the bound holds); for
+    m < C_F/A^2 the infimum is attained at delta = A and the bound is c A.
     """
     from scipy.optimize import minimize_scalar
 
