@@ -130,8 +130,15 @@ def _cmd_index(args) -> int:
 
 
 def _cmd_run(args) -> int:
+    from .costs import refusal
+
     c = get_claim(args.id)
-    result = run_claim(c, tier=args.tier, params=_parse_params(args.param), backend=args.backend, mutants=not args.no_mutants)
+    overrides = _parse_params(args.param)
+    resolved = c.resolve_params(args.tier, overrides)
+    problem = refusal(c.id, resolved, {t: c.tier_params(t) for t in TIERS}, force=args.force)
+    if problem:
+        raise InvalidParameter(problem)
+    result = run_claim(c, tier=args.tier, params=overrides, backend=args.backend, mutants=not args.no_mutants)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
     else:
@@ -169,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("--backend", choices=("auto", "cpu", "cuda", "reference"), default="auto")
     p_run.add_argument("--json", action="store_true")
     p_run.add_argument("--no-mutants", action="store_true", help="skip the mutants (faster)")
+    p_run.add_argument("--force", action="store_true",
+                       help="run parameter values beyond the claim's cost estimate or tested range (verify/costs.py)")
     p_index = sub.add_parser("index", help="check (exit 1 if stale) or --write the claim index used by list and show")
     p_index.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
