@@ -1,36 +1,87 @@
-"""REPORT.md is current (names every registered claim with its expected status) and the generator works."""
+"""REPORT.md and report/ are complete and current, render the verdict contract, and are published atomically."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
-from verify.registry import all_claims
+import pytest
+
+from verify.registry import ClaimResult, Part, Severity, Status, all_claims, get_claim
 from verify.report import INDEX_HEADER as INDEX_HEADER_LINE
-from verify.report import ROOT, check_report, main, parse_index
+from verify.report import (BUILD_OUTPUT, COMMITTED_OUTPUT, PAGE_MAX_BYTES, PUBLISH_STEPS, REPORT_MAX_BYTES, ROOT,
+                           PublishFault, SimulatedKill, broken_links, check_report, github_slug, main, page_anchors,
+                           parse_index, pending_publishes, publish, publish_lock, recover, resolve_output,
+                           write_report_set)
+
+IDS = ["thesis_ch5.sq_counting", "thesis_ch5.lemma_B.1.asymptotic"]
 
 
-def test_committed_report_lists_every_claim_with_its_expected_status():
-    problems = check_report(ROOT / "REPORT.md")
-    assert not problems, "REPORT.md is stale; run `python -m verify.report`:\n" + "\n".join(problems)
+def _stored(ids=IDS) -> tuple[list[ClaimResult], dict]:
+    """Results of the committed report (no claim is run)."""
+    data = json.loads((ROOT / "report" / "results.json").read_text(encoding="utf-8"))
+    stored = {r["id"]: r for r in data["results"]}
+    return [ClaimResult.from_json(get_claim(i), stored[i]) for i in ids], dict(data["environment"])
 
 
-def test_report_generation_writes_everything_atomically(tmp_path: Path):
-    out = tmp_path / "REPORT.md"
-    code = main(["--tier", "quick", "--only", "thesis_ch5.sq_counting", "thesis_ch5.lemma_B.1.asymptotic", "--output", str(out)])
-    assert code == 0
-    text = out.read_text()
-    listed = parse_index(text)
-    assert listed == {"thesis_ch5.sq_counting": "confirmed", "thesis_ch5.lemma_B.1.asymptotic": "erratum"}
-    assert (tmp_path / "report" / "results.json").exists()
-    assert list((tmp_path / "report" / "figures").glob("*.png"))
-    assert "## Errata and refutations" in text and "## Performance" in text
+def _write(dest: Path, tag: str, ids=IDS) -> str:
+    results, env = _stored(ids)
+    env = dict(env, date=f"test {tag}", reused=None, rerendered=None)
+    return write_report_set(dest, results, env, 1.0)
 
 
-def test_check_flags_a_stale_report(tmp_path: Path):
-    stale = tmp_path / "REPORT.md"
-    stale.write_text("# empty\n")
-    assert len(check_report(stale)) == len(all_claims())
-    assert main(["--check", "--output", str(stale)]) == 1
+def _generation(out: Path) -> str | None:
+    try:
+        return json.loads((out.parent / "report" / "results.json").read_text())["generation"]
+    except OSError:
+        return None
+
+
+# --- the committed report --------------------------------------------------------------------------
+
+
+def test_committed_report_is_complete_consistent_and_current():
+    problems = check_report(COMMITTED_OUTPUT, tier="full")
+    assert not problems, ("REPORT.md / report/ are stale or inconsistent; run `python -m verify.report` (or "
+                          "`python -m verify.report --rerender` when only the rendering changed):\n" + "\n".join(problems))
+    assert COMMITTED_OUTPUT.stat().st_size <= REPORT_MAX_BYTES
+    assert all(p.stat().st_size <= PAGE_MAX_BYTES for p in (ROOT / "report").glob("*.md"))
+
+
+def test_no_path_outside_the_repository_is_referenced():
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    offenders = []
+    for name in files:
+        path = ROOT / name
+        if path.suffix not in (".py", ".md", ".toml", ".txt", ".cfg", "") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for needle in ("../" + "shared", "/" + "work/"):  # split so that this file does not match itself
+            if needle in text:
+                offenders.append(f"{name}: {needle}")
+    assert not offenders, offenders
+
+
+# --- anchors and links -----------------------------------------------------------------------------
+
+
+def test_github_slugs_and_duplicate_headings():
+    assert github_slug("thesis_ch5.lemma_B.2") == "thesis_ch5lemma_b2"
+    assert github_slug("Errata and proof gaps") == "errata-and-proof-gaps"
+    assert github_slug("`seed000.def_2.2` (n, k)") == "seed000def_22-n-k"
+    assert page_anchors("# A\n## A\n```\n# not a heading\n```\n### a") == ["a", "a-1", "a-2"]
+
+
+def test_broken_links_are_found(tmp_path: Path):
+    (tmp_path / "b.md").write_text("# Title here\n")
+    page = tmp_path / "a.md"
+    page.write_text("# A\n[ok](b.md#title-here) [self](#a) [bad](b.md#Title-Here) [gone](c.md) [web](https://x.org/#Q)\n")
+    assert broken_links(page) == ["a.md: link to missing anchor b.md#Title-Here", "a.md: link to missing file c.md"]
 
 
 def test_index_parser_keeps_labels_with_escaped_pipes():
@@ -40,10 +91,222 @@ def test_index_parser_keeps_labels_with_escaped_pipes():
     assert parse_index(text) == {"a.b": "erratum"}
 
 
+# --- rendering the verdict contract ------------------------------------------------------------------
+
+
+def _doc_check(statement, p, ctx):
+    """A contract claim.
+
+    Statement
+    ---------
+    For   every n >= 1,
+    f(n) <= 2 n.
+
+    Source
+    ------
+    Test.
+
+    Correction
+    ----------
+    f(n) <= 3 n for every n >= 1.
+    """
+
+
+def test_report_renders_parts_severity_correction_and_sharpness(tmp_path: Path):
+    results, env = _stored()
+    old, new = results
+    c = dataclasses.replace(new.claim, check=_doc_check, severity=Severity.CONSTANT, affects=("thesis_ch5.sq_counting",),
+                            parts=(Part("upper", "f(n) <= 2n", inequality=True),
+                                   Part("rate", "f = Theta(n)", asserted=False, reason="asymptotic")))
+    sharp = dataclasses.replace(new.printed, sharpness=0.995, sharpness_case={"n": 7, "part": "upper"},
+                                sharpness_parts={"upper": {"ratio": 0.995, "case": {"n": 7}},
+                                                 "lower": {"ratio": 0.05, "case": {"n": 1}}})
+    contract = dataclasses.replace(new, claim=c, printed=sharp)
+    pre_contract = dataclasses.replace(old, printed=dataclasses.replace(old.printed, sharpness=None, sharpness_case=None,
+                                                                         sharpness_parts={}))
+    write_report_set(tmp_path, [pre_contract, contract], dict(env, reused=None, rerendered=None), 1.0)
+    assert check_report(tmp_path / "REPORT.md", registry=False) == []
+    top = (tmp_path / "REPORT.md").read_text()
+    page = (tmp_path / "report" / "thesis_ch5.md").read_text()
+    row = next(line for line in top.splitlines() if line.startswith(f"| [`{new.claim.id}`](report/thesis_ch5.md#"))
+    assert "| constant |" in row and "For every n >= 1, f(n) <= 2 n." in row and "f(n) <= 3 n for every n >= 1." in row
+    assert "at " in row and " is not " in row  # the witness in words
+    assert f"attained within 1% (ratio >= 0.99) | 1 | [`{new.claim.id}`]" in top
+    assert "Sharpness recorded for 1 of 2 claims" in top
+    assert "- Severity: constant" in page and "- Affects: `thesis_ch5.sq_counting`" in page
+    assert "- Part `rate`: unchecked (asymptotic)" in page and "- Part `upper` (inequality): asserted" in page
+    assert "- Sharpness (largest lhs/rhs found): 0.995 at n = 7, part = upper" in page
+    assert "  - part `lower`: 0.05 at n = 1" in page
+    assert "- Sharpness: not recorded" in page  # the pre-contract result still renders
+
+
+# --- where it writes, and validation before any claim runs -------------------------------------------
+
+
+def test_default_output_keeps_the_committed_report_for_the_full_tier_only(tmp_path: Path, capsys):
+    assert resolve_output(None, "full", subset=False) == COMMITTED_OUTPUT
+    assert resolve_output(None, "quick", subset=False) == BUILD_OUTPUT
+    assert resolve_output(None, "full", subset=True) == BUILD_OUTPUT
+    assert main(["--tier", "quick", "--output", str(COMMITTED_OUTPUT)]) == 2
+    assert "committed REPORT.md is the full-tier report" in capsys.readouterr().err
+    assert main(["--only", IDS[0], "--output", str(COMMITTED_OUTPUT)]) == 2
+    assert main(["--tier", "quick", "--only", IDS[0], "--output", str(tmp_path / "missing" / "REPORT.md")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["--only"])
+    assert exc.value.code == 2
+    assert main(["--check", "--rerender"]) == 2
+
+
+def test_check_flags_a_stale_report(tmp_path: Path):
+    stale = tmp_path / "REPORT.md"
+    stale.write_text("# empty\n")
+    problems = check_report(stale)
+    assert len([p for p in problems if "registered but not in the report" in p]) == len(all_claims())
+    assert any("no generation marker" in p for p in problems)
+    assert main(["--check", "--output", str(stale)]) == 1
+
+
+def test_check_detects_mixed_generations_and_tiers(tmp_path: Path):
+    _write(tmp_path, "a")
+    assert check_report(tmp_path / "REPORT.md", registry=False) == []
+    assert any("expected 'quick'" in p for p in check_report(tmp_path / "REPORT.md", tier="quick", registry=False))
+    other = tmp_path / "other"
+    other.mkdir()
+    _write(other, "b")
+    os.replace(other / "report" / "results.json", tmp_path / "report" / "results.json")
+    assert any("report/results.json is generation" in p for p in check_report(tmp_path / "REPORT.md", registry=False))
+
+
+# --- atomic publishing ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["raise", "kill"])
+@pytest.mark.parametrize("step", PUBLISH_STEPS)
+def test_a_fault_at_any_publishing_step_leaves_a_complete_old_or_new_set(tmp_path: Path, step, mode):
+    out = tmp_path / "REPORT.md"
+    publish(out, lambda d: _write(d, "old"))
+    old = _generation(out)
+    fault = step if mode == "raise" else f"{step}:kill"
+    with pytest.raises(PublishFault if mode == "raise" else SimulatedKill):
+        publish(out, lambda d: _write(d, "new", IDS[:1]), fault=fault)
+    if mode == "raise":  # an exception or SIGTERM: rolled back (or completed, after the commit point)
+        assert not pending_publishes(out)
+    elif pending_publishes(out):  # a hard kill: --check says so, the next run recovers
+        assert any("interrupted or running publish" in p for p in check_report(out, registry=False))
+        recover(out)
+        assert not pending_publishes(out)
+    assert check_report(out, registry=False) == []
+    expected_new = step == "committed"
+    assert (_generation(out) != old) is expected_new
+    assert (parse_index(out.read_text()) == {IDS[0]: "confirmed"}) is expected_new
+
+
+def test_a_hard_kill_of_a_real_process_is_recovered(tmp_path: Path):
+    (tmp_path / "REPORT.md").write_text("old\n")
+    (tmp_path / "report").mkdir()
+    (tmp_path / "report" / "page.md").write_text("old\n")
+    script = textwrap.dedent(f"""
+        from pathlib import Path
+        from verify.report import publish
+        def build(d):
+            (d / "report").mkdir(); (d / "report" / "page.md").write_text("new\\n"); (d / "REPORT.md").write_text("new\\n")
+        publish(Path({str(tmp_path / 'REPORT.md')!r}), build)
+    """)
+    env = dict(os.environ, VERIFY_REPORT_FAULT="new-moved-in:kill", PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert proc.returncode == 70, proc.stderr
+    assert pending_publishes(tmp_path / "REPORT.md")
+    assert main(["--recover", "--output", str(tmp_path / "REPORT.md")]) == 0
+    assert not pending_publishes(tmp_path / "REPORT.md")
+    assert (tmp_path / "REPORT.md").read_text() == "old\n" == (tmp_path / "report" / "page.md").read_text()
+
+
+def test_sigterm_while_rendering_rolls_back_and_leaves_no_temporary_directory(tmp_path: Path, monkeypatch):
+    import signal
+
+    from verify import report
+
+    out = tmp_path / "REPORT.md"
+    publish(out, lambda d: _write(d, "old"))
+    before = {p.name: p.read_bytes() for p in (tmp_path / "report").glob("*")  if p.is_file()}
+
+    def interrupted(dest, *a, **k):
+        (dest / "report").mkdir()
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(report, "write_report_set", interrupted)
+    monkeypatch.setattr(report, "all_claims", lambda: [get_claim(i) for i in IDS])
+    with pytest.raises(SystemExit) as exc:
+        main(["--rerender", "--output", str(out)])
+    assert exc.value.code == 128 + signal.SIGTERM
+    assert not pending_publishes(out)
+    assert {p.name: p.read_bytes() for p in (tmp_path / "report").glob("*") if p.is_file()} == before
+    assert signal.getsignal(signal.SIGTERM) is not report._raise_on_signal
+
+
+def test_a_second_concurrent_run_exits_two(tmp_path: Path, capsys):
+    with publish_lock(tmp_path):
+        code = main(["--tier", "quick", "--only", IDS[0], "--output", str(tmp_path / "REPORT.md")])
+    assert code == 2
+    assert "another `python -m verify.report`" in capsys.readouterr().err
+    assert not (tmp_path / "REPORT.md").exists()
+
+
+def test_an_unwritable_report_rolls_back(tmp_path: Path, monkeypatch):
+    from verify import report
+
+    out = tmp_path / "REPORT.md"
+    publish(out, lambda d: _write(d, "old"))
+    old = _generation(out)
+    real = os.replace
+
+    def refuse(src, dst):
+        if Path(dst) == out:
+            raise PermissionError(1, "Operation not permitted", str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(report.os, "replace", refuse)
+    with pytest.raises(PermissionError):
+        publish(out, lambda d: _write(d, "new", IDS[:1]))
+    assert _generation(out) == old and not pending_publishes(out)
+    assert check_report(out, registry=False) == []
+
+
+# --- generation end to end (runs claims: slower) ------------------------------------------------------
+
+
+def test_update_reruns_some_claims_and_reuses_the_rest(tmp_path: Path, monkeypatch, capsys):
+    from verify import report
+
+    ids = IDS
+    monkeypatch.setattr(report, "all_claims", lambda: [get_claim(i) for i in ids])
+    out = tmp_path / "REPORT.md"
+    assert main(["--tier", "quick", "--output", str(out)]) == 0
+    assert check_report(out, tier="quick", registry=False) == []
+    first_page = (tmp_path / "report" / "thesis_ch5.md").read_text()
+    assert main(["--tier", "quick", "--update", ids[0], "--output", str(out)]) == 0
+    second = out.read_text()
+    assert parse_index(second) == {ids[0]: "confirmed", ids[1]: "erratum"}
+    assert "Updated with `--update`: 1 claim re-run (`thesis_ch5.sq_counting`)" in second
+    page = (tmp_path / "report" / "thesis_ch5.md").read_text()
+    # the reused claim renders exactly as before, figures included
+    assert page[page.index(f"### {ids[1]}\n"):] == first_page[first_page.index(f"### {ids[1]}\n"):]
+    assert list((tmp_path / "report" / "figures").glob("thesis_ch5.lemma_B.1.asymptotic-*.png"))
+
+    # another tier, a claim without a stored result, and --only together with --update: exit 2, nothing written
+    assert main(["--tier", "full", "--update", ids[0], "--output", str(out)]) == 2
+    assert "stored results are at tier 'quick', not 'full'" in capsys.readouterr().err
+    monkeypatch.setattr(report, "all_claims", lambda: [get_claim(i) for i in ids + ["thesis_ch5.warmup_gradient"]])
+    assert main(["--tier", "quick", "--update", ids[0], "--output", str(out)]) == 2
+    assert "thesis_ch5.warmup_gradient: not stored" in capsys.readouterr().err
+    assert main(["--tier", "quick", "--update", ids[0], "--only", ids[1], "--output", str(out)]) == 2
+    assert "exclude each other" in capsys.readouterr().err
+    assert out.read_text() == second
+
+
 def test_heatmap_specs_are_drawn_and_bad_ones_rejected(tmp_path: Path):
     import types
-
-    import pytest
 
     from verify.report import render_plots
 
@@ -71,37 +334,3 @@ def test_claim_packages_declare_their_catalog_index():
         assert set(HANDLED[source]) <= set(ENTRIES[source]), source
     rcnn = importlib.import_module("verify.rcnn")
     assert rcnn.SOURCE in ENTRIES
-
-
-def _section(text: str, claim_id: str) -> str:
-    start = text.index(f"### {claim_id}\n")
-    end = text.find("\n### ", start + 1)
-    return text[start: end if end >= 0 else len(text)]
-
-
-def test_update_reruns_some_claims_and_reuses_the_rest(tmp_path: Path, monkeypatch, capsys):
-    from verify import report
-    from verify.registry import get_claim
-
-    ids = ["thesis_ch5.sq_counting", "thesis_ch5.lemma_B.1.asymptotic"]
-    monkeypatch.setattr(report, "all_claims", lambda: [get_claim(i) for i in ids])
-    out = tmp_path / "REPORT.md"
-    assert main(["--tier", "quick", "--output", str(out)]) == 0
-    first = out.read_text()
-    assert main(["--tier", "quick", "--update", ids[0], "--output", str(out)]) == 0
-    second = out.read_text()
-    assert parse_index(second) == parse_index(first)
-    assert "Updated with `--update`: 1 claim re-run (`thesis_ch5.sq_counting`)" in second
-    # the reused claim renders exactly as before, figures included
-    assert _section(second, ids[1]) == _section(first, ids[1])
-    assert list((tmp_path / "report" / "figures").glob("thesis_ch5.lemma_B.1.asymptotic-*.png"))
-
-    # another tier, a claim without a stored result, and --only together with --update: exit 2, nothing written
-    assert main(["--tier", "full", "--update", ids[0], "--output", str(out)]) == 2
-    assert "stored results are at tier 'quick', not 'full'" in capsys.readouterr().err
-    monkeypatch.setattr(report, "all_claims", lambda: [get_claim(i) for i in ids + ["thesis_ch5.warmup_gradient"]])
-    assert main(["--tier", "quick", "--update", ids[0], "--output", str(out)]) == 2
-    assert "thesis_ch5.warmup_gradient: not stored" in capsys.readouterr().err
-    assert main(["--tier", "quick", "--update", ids[0], "--only", ids[1], "--output", str(out)]) == 2
-    assert "'--update' and '--only' exclude each other" in capsys.readouterr().err
-    assert out.read_text() == second

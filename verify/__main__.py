@@ -1,4 +1,7 @@
-"""Command line: ``python -m verify list | run ID | show ID``.
+"""Command line: ``python -m verify list | run ID | show ID | index``.
+
+``list`` and ``show`` read the committed claim index (verify/claims_index.json) when it is fresh, so they
+start without importing the checkers; ``index --write`` regenerates it.
 
 Exit codes: 0 when the computed verdict equals the expected one and every mutant is rejected, 1 when
 not, 2 on bad input (unknown claim, parameter outside its domain, impossible backend) with the message
@@ -13,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from .registry import TIERS, InvalidParameter, Status, all_claims, get_claim, run_claim
+from .registry import TIERS, InvalidParameter, Status, get_claim, run_claim
 
 RESULTS_JSON = Path(__file__).resolve().parent.parent / "report" / "results.json"
 
@@ -24,9 +27,30 @@ def _recorded_sharpness() -> dict[str, tuple]:
         data = json.loads(RESULTS_JSON.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if data.get("tier") not in ("full", "gpu"):
+    if data.get("environment", {}).get("tier") not in ("full", "gpu"):
         return {}
-    return {r["id"]: (r.get("sharpness"), r.get("sharpness_case")) for r in data.get("claims", []) if "id" in r}
+    return {r["id"]: (r.get("sharpness"), r.get("sharpness_case")) for r in data.get("results", []) if "id" in r}
+
+
+_RECORD_ONLY = ("doc", "param_docs", "mutant_details")
+
+
+def _records():
+    from .claims_index import REGENERATE, claim_records
+
+    records, fresh = claim_records()
+    if not fresh:
+        print(f"note: the claim index is stale or missing, so every claim module was imported; "
+              f"`{REGENERATE}` makes this fast again", file=sys.stderr)
+    return records
+
+
+def _record(claim_id: str) -> dict:
+    for rec in _records():
+        if rec["id"] == claim_id:
+            return rec
+    get_claim(claim_id)  # raises InvalidParameter with suggestions
+    raise InvalidParameter(f"unknown claim id {claim_id!r}")  # pragma: no cover
 
 
 def _parse_params(items: list[str]) -> dict[str, str]:
@@ -40,59 +64,81 @@ def _parse_params(items: list[str]) -> dict[str, str]:
 
 
 def _cmd_list(args) -> int:
-    claims = [c for c in all_claims() if (args.source is None or c.source == args.source)
-              and (args.status is None or c.expect.value == args.status)]
+    claims = [r for r in _records() if (args.source is None or r["source"] == args.source)
+              and (args.status is None or r["status"] == args.status)]
     if args.json:
         sharp = _recorded_sharpness()
         rows = []
-        for c in claims:
-            s, case = sharp.get(c.id, (None, None))
-            rows.append(dict(c.to_json(), sharpness=s, sharpness_case=case))
+        for r in claims:
+            s, case = sharp.get(r["id"], (None, None))
+            rows.append(dict({k: v for k, v in r.items() if k not in _RECORD_ONLY}, sharpness=s, sharpness_case=case))
         print(json.dumps(rows, indent=1))
         return 0
-    width = max((len(c.id) for c in claims), default=10)
-    for c in claims:
-        print(f"{c.id:<{width}}  {c.expect.value:<14} {c.rigor.value:<11} {c.label}: {c.title}")
+    width = max((len(r["id"]) for r in claims), default=10)
+    for r in claims:
+        print(f"{r['id']:<{width}}  {r['status']:<16} {r['rigor']:<11} {r['label']}: {r['title']}")
     print(f"{len(claims)} claims")
     return 0
 
 
 def _cmd_show(args) -> int:
-    c = get_claim(args.id)
+    c = _record(args.id)
     if args.json:
-        print(json.dumps(dict(c.to_json(), doc=c.doc), indent=1))
+        print(json.dumps({k: v for k, v in c.items() if k not in ("param_docs", "mutant_details")}, indent=1))
         return 0
-    print(f"{c.id}  ({c.source}, {c.label}, catalog entry {c.entry}, seed lines "
-          + ", ".join(f"{a}-{b}" for a, b in c.lines) + ")")
-    print(f"expected status: {c.expect.value}; rigor: {c.rigor.value}; kind: {c.kind.value}"
-          + (f"; severity: {c.severity.value}" if c.severity else ""))
-    if c.affects:
-        print(f"affects: {', '.join(c.affects)}")
-    if c.parts is not None:
+    print(f"{c['id']}  ({c['source']}, {c['label']}, catalog entry {c['entry']}, lines "
+          + ", ".join(f"{a}-{b}" for a, b in c["lines"]) + " of the plain-text copy; docs/sources.md)")
+    print(f"expected status: {c['status']}; rigor: {c['rigor']}; kind: {c['kind']}"
+          + (f"; severity: {c['severity']}" if c.get("severity") else ""))
+    if c.get("affects"):
+        print(f"affects: {', '.join(c['affects'])}")
+    if c.get("parts") is not None:
         print("parts:")
-        for q in c.parts:
-            mark = "asserted" if q.asserted else f"unchecked ({q.reason})"
-            print(f"  {q.name}{' [inequality]' if q.inequality else ''}: {mark}\n      {q.text}")
+        for q in c["parts"]:
+            mark = "asserted" if q["asserted"] else f"unchecked ({q['reason']})"
+            print(f"  {q['name']}{' [inequality]' if q['inequality'] else ''}: {mark}\n      {q['text']}")
     else:
         print("parts: not yet declared (source not yet audited under the verdict contract)")
     print()
-    print(c.doc)
+    print(c["doc"])
     print()
     print("parameters:")
-    for p in c.params:
-        print(f"  {p.name}: {p.domain_text()}" + (f"  -- {p.doc}" if p.doc else ""))
+    for name, domain in c["params"].items():
+        doc = c.get("param_docs", {}).get(name)
+        print(f"  {name}: {domain}" + (f"  -- {doc}" if doc else ""))
     for t in TIERS:
-        print(f"  tier {t}: {c.tier_params(t)}")
+        print(f"  tier {t}: {c['tiers'][t]}")
     print("mutants:")
-    for m in c.mutants:
-        tags = [t for t, on in (("near-boundary", m.near_boundary), ("second reader", m.origin == "second-reader")) if on]
-        print(f"  {m.name}: {m.description}" + (f"  [{', '.join(tags)}]" if tags else ""))
+    for m in c["mutant_details"]:
+        tags = [t for t, on in (("near-boundary", m["near_boundary"]), ("second reader", m["origin"] == "second-reader")) if on]
+        print(f"  {m['name']}: {m['description']}" + (f"  [{', '.join(tags)}]" if tags else ""))
+    return 0
+
+
+def _cmd_index(args) -> int:
+    from .claims_index import INDEX_PATH, REGENERATE, build_index, load_index, write_index
+
+    if args.write:
+        index = write_index()
+        print(f"wrote {INDEX_PATH.name} ({len(index['claims'])} claims)", file=sys.stderr)
+        return 0
+    current = load_index()
+    if current is None or current != build_index()["claims"]:
+        print(f"stale: {INDEX_PATH.name} does not match the registry; run `{REGENERATE}`", file=sys.stderr)
+        return 1
     return 0
 
 
 def _cmd_run(args) -> int:
+    from .costs import refusal
+
     c = get_claim(args.id)
-    result = run_claim(c, tier=args.tier, params=_parse_params(args.param), backend=args.backend, mutants=not args.no_mutants)
+    overrides = _parse_params(args.param)
+    resolved = c.resolve_params(args.tier, overrides)
+    problem = refusal(c.id, resolved, {t: c.tier_params(t) for t in TIERS}, force=args.force)
+    if problem:
+        raise InvalidParameter(problem)
+    result = run_claim(c, tier=args.tier, params=overrides, backend=args.backend, mutants=not args.no_mutants)
     if args.json:
         print(json.dumps(result.to_json(), indent=1))
     else:
@@ -130,9 +176,13 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("--backend", choices=("auto", "cpu", "cuda", "reference"), default="auto")
     p_run.add_argument("--json", action="store_true")
     p_run.add_argument("--no-mutants", action="store_true", help="skip the mutants (faster)")
+    p_run.add_argument("--force", action="store_true",
+                       help="run parameter values beyond the claim's cost estimate or tested range (verify/costs.py)")
+    p_index = sub.add_parser("index", help="check (exit 1 if stale) or --write the claim index used by list and show")
+    p_index.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
     try:
-        return {"list": _cmd_list, "show": _cmd_show, "run": _cmd_run}[args.cmd](args)
+        return {"list": _cmd_list, "show": _cmd_show, "run": _cmd_run, "index": _cmd_index}[args.cmd](args)
     except ValueError as exc:  # InvalidParameter and kernel argument errors
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""The catalog entries of ../shared/claims/ that the suite covers, per source.
+"""The catalog entries (one per checkable statement of a document) that the suite covers, per source.
 
 ``ENTRIES[source]`` lists every entry of that catalog (id -> short title); ``HANDLED[source]`` the
 entries whose claims are registered so far.  The two first sources are listed here; every other

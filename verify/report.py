@@ -1,29 +1,53 @@
-"""``python -m verify.report``: run the registry and rewrite REPORT.md, report/results.json and figures.
+"""``python -m verify.report``: run the registry and publish REPORT.md, report/<source>.md, results and figures.
 
 Usage::
 
-    python -m verify.report [--tier quick|full|gpu] [--backend auto|cpu|cuda] [--only ID ...]
-    python -m verify.report --check        # exit 1 if REPORT.md does not list the registry as it is
+    python -m verify.report [--tier quick|full|gpu] [--backend auto|cpu|cuda] [--only ID ...] [--output PATH]
+    python -m verify.report --tier full --update ID ...   # re-run some claims, reuse the stored results of the rest
+    python -m verify.report --rerender                    # re-render from the stored results; runs no claim
+    python -m verify.report --check                       # exit 1 unless the committed report is complete and current
+    python -m verify.report --recover                     # finish or undo an interrupted publish
+
+Where it writes.  The committed report (REPORT.md at the repository root, report/) is always at the
+``full`` tier of the whole registry.  Without ``--output``, a full-tier run of every claim writes
+there; any other run (another tier, ``--only``) writes to ``build/report/REPORT.md`` (ignored by git),
+so that no command silently replaces the committed report with a smaller one.  Writing another tier
+or a subset over the committed report is refused (exit 2).
+
+The output set is ``REPORT.md`` (small: how it was produced, the summary, the errata and proof-gap
+table, the sharpness table, an index) and the directory ``report/`` next to it (one page per source,
+``results.json``, ``figures/``).  Every file carries the same *generation* (a content hash of the
+results), which ``--check`` compares.
+
+Publishing is atomic (see :func:`publish`): the new set is built in a staging directory next to the
+outputs, then ``report/`` is swapped by two renames and REPORT.md replaced last (the commit point).
+An exception or SIGTERM / SIGINT at any step rolls back to the complete old set and removes the
+staging directory; a hard kill (SIGKILL, power loss) leaves a journal that the next run (or
+``--recover``) completes or undoes, and that ``--check`` reports.  A lock file next to the outputs
+makes a second concurrent run exit 2.  Output locations are validated before any claim runs.
 
 The report only renders verdicts: every number in it comes from a claim's Verdict (run here through
-``run_claim``) or from benchmarks/results.json; nothing is recomputed while rendering.  Output is
-written to temporary files first and moved into place at the end, so a failure leaves the previous
-report intact.
+``run_claim``) or from benchmarks/*results.json; nothing is recomputed while rendering.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as _dt
+import hashlib
 import json
+import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -32,7 +56,32 @@ from .registry import TIERS, ClaimResult, Status, all_claims, get_claim, run_cla
 
 ROOT = Path(__file__).resolve().parent.parent
 STATUS_ORDER = [s.value for s in Status]
+SEVERITY_ORDER = ("typo", "constant", "substantive")
 INDEX_HEADER = "| claim | label | expected | computed | rigor | cases | mutants rejected | seconds |"
+#: the tier of the committed report (REPORT.md at the repository root)
+COMMITTED_TIER = "full"
+COMMITTED_OUTPUT = ROOT / "REPORT.md"
+BUILD_OUTPUT = ROOT / "build" / "report" / "REPORT.md"
+REPORT_MAX_BYTES = 250_000
+PAGE_MAX_BYTES = 500_000
+STAGING_PREFIX = ".report-staging-"
+LOCK_NAME = ".report.lock"
+#: the steps of :func:`publish`, in order (fault-injection points)
+PUBLISH_STEPS = ("staged", "old-moved-aside", "new-moved-in", "committed")
+FAULT_ENV = "VERIFY_REPORT_FAULT"
+MARKER_RE = re.compile(r"<!-- verify-report generation=(\S+) tier=(\S+)(?: page=(\S+))? -->")
+#: the documents behind the source ids (full references: docs/sources.md)
+SOURCE_NAMES = {
+    "thesis_ch4": "Edelman 2024 (PhD thesis), ch. 4: variable creation in self-attention",
+    "thesis_ch5": "Edelman 2024 (PhD thesis), ch. 5: hidden progress (sparse parities)",
+    "thesis_ch6": "Edelman 2024 (PhD thesis), ch. 6: Pareto frontiers",
+    "thesis_ch7": "Edelman 2024 (PhD thesis), ch. 7: feature emergence via margin maximisation",
+    "thesis_ch8": "Edelman 2024 (PhD thesis), ch. 8: statistical induction heads",
+    "seed000": "Wei, Chen, Ma 2021: statistically meaningful approximation",
+    "seed001": "Wu, Su, Hu, Song, Liu 2024: transformers are deep optimizers",
+    "seed002": "Mousavi-Hosseini, Sanford, Wu, Erdogdu 2025: sparse token retrieval",
+    "seed003": "Goel, Kakade, Kalai, Zhang 2022: recurrent convolutional networks",
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -47,6 +96,17 @@ def _git(*args: str) -> str:
         return ""
 
 
+def _commit() -> str:
+    commit = _git("rev-parse", "--short", "HEAD") or "unknown"
+    if _git("status", "--porcelain", "--untracked-files=no"):
+        commit += " (with uncommitted changes)"
+    return commit
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def environment(tier: str, backend: str) -> dict:
     import numba
     import numpy
@@ -55,12 +115,9 @@ def environment(tier: str, backend: str) -> dict:
 
     from kernels.backend import gpu_available
 
-    commit = _git("rev-parse", "--short", "HEAD") or "unknown"
-    if _git("status", "--porcelain", "--untracked-files=no"):
-        commit += " (with uncommitted changes)"
     return {
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": commit,
+        "date": _now(),
+        "commit": _commit(),
         "tier": tier,
         "backend": backend,
         "python": platform.python_version(),
@@ -85,7 +142,12 @@ def _cell(v) -> str:
         text = json.dumps(to_jsonable(v))
     else:
         text = str(to_jsonable(v))
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _no_links(text.replace("|", "\\|").replace("\n", " "))
+
+
+def _no_links(text: str) -> str:
+    """Escape '](' in prose (e.g. chi_[k](x)) so that markdown does not render it as a link."""
+    return text.replace("](", "]\\(")
 
 
 def _case_text(case: dict | None) -> str:
@@ -101,8 +163,19 @@ def _side_text(rec: dict | None) -> str:
     return f"{_case_text(rec.get('case'))}: lhs = {_cell(rec.get('lhs'))} {rec.get('relation', '')} rhs = {_cell(rec.get('rhs'))}{tol}"
 
 
+DETAIL_MAX_ROWS = 60
+DETAIL_MAX_CELL = 400
+
+
+def _clip(text: str, limit: int = DETAIL_MAX_CELL) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def render_details(details: dict) -> list[str]:
-    """Markdown for a Verdict's details: tables for dicts of dicts / lists of dicts, else JSON."""
+    """Markdown for a Verdict's details: tables for dicts of dicts / lists of dicts, else JSON.
+
+    Tables are cut at DETAIL_MAX_ROWS rows and cells at DETAIL_MAX_CELL characters (the full values
+    are in report/results.json), so that a per-source page stays readable and under PAGE_MAX_BYTES."""
     out: list[str] = []
     for title, value in details.items():
         out.append(f"*{title}*")
@@ -114,25 +187,34 @@ def render_details(details: dict) -> list[str]:
                 cols += [c for c in row if c not in cols]
             out.append("| | " + " | ".join(_cell(c) for c in cols) + " |")
             out.append("|---" * (len(cols) + 1) + "|")
-            for key, row in value.items():
-                out.append(f"| {_cell(key)} | " + " | ".join(_cell(row.get(c, "")) for c in cols) + " |")
+            for key, row in list(value.items())[:DETAIL_MAX_ROWS]:
+                out.append(f"| {_clip(_cell(key))} | " + " | ".join(_clip(_cell(row.get(c, ""))) for c in cols) + " |")
+            out.extend(_more_rows(len(value)))
         elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             cols = []
             for row in value:
                 cols += [c for c in row if c not in cols]
             out.append("| " + " | ".join(_cell(c) for c in cols) + " |")
             out.append("|---" * len(cols) + "|")
-            for row in value:
-                out.append("| " + " | ".join(_cell(row.get(c, "")) for c in cols) + " |")
+            for row in value[:DETAIL_MAX_ROWS]:
+                out.append("| " + " | ".join(_clip(_cell(row.get(c, ""))) for c in cols) + " |")
+            out.extend(_more_rows(len(value)))
         elif isinstance(value, dict):
             out.append("| key | value |")
             out.append("|---|---|")
-            for k, v in value.items():
-                out.append(f"| {_cell(k)} | {_cell(v)} |")
+            for k, v in list(value.items())[:DETAIL_MAX_ROWS]:
+                out.append(f"| {_clip(_cell(k))} | {_clip(_cell(v))} |")
+            out.extend(_more_rows(len(value)))
         else:
-            out.append(f"`{_cell(value)}`")
+            out.append(f"`{_clip(_cell(value), 2000)}`")
         out.append("")
     return out
+
+
+def _more_rows(n: int) -> list[str]:
+    if n <= DETAIL_MAX_ROWS:
+        return []
+    return ["", f"({n - DETAIL_MAX_ROWS} more rows in report/results.json)"]
 
 
 def _slug(claim_id: str) -> str:
@@ -232,128 +314,588 @@ def _benchmark_table() -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# the report
+# anchors and links (GitHub's rules)
 # ---------------------------------------------------------------------------------------------
 
 
-def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, list[str]], seconds: float) -> str:
-    sources = sorted({r.claim.source for r in results})
-    L: list[str] = []
-    L.append("# Verification report")
-    L.append("")
-    L.append("Generated by `python -m verify.report`; do not edit by hand.")
-    L.append("")
-    L.append(
-        f"Produced {env['date']} at commit {env['commit']}, tier `{env['tier']}`, backend `{env['backend']}` "
-        f"(GPU present: {env['gpu']}), in {seconds:.0f} s. Python {env['python']}, numpy {env['numpy']}, numba {env['numba']}, "
-        f"scipy {env['scipy']}, sympy {env['sympy']}. Machine: {env['machine']}."
-    )
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower-cased, punctuation other than '-' and '_' removed,
+    spaces turned into '-' (duplicates on one page get '-1', '-2', ... : see :func:`page_anchors`)."""
+    text = re.sub(r"[`*_]{2,}|`", "", heading.strip()).lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def page_anchors(markdown: str) -> list[str]:
+    """Every heading anchor of a markdown page, in order, with GitHub's de-duplication."""
+    seen: dict[str, int] = {}
+    out = []
+    fenced = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        m = re.match(r"#{1,6} (.+)$", line)
+        if not m:
+            continue
+        slug = github_slug(m.group(1))
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.append(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+LINK_RE = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def broken_links(page: Path) -> list[str]:
+    """Relative links (files and #anchors) of a markdown page that do not resolve."""
+    text = page.read_text(encoding="utf-8")
+    problems = []
+    cache: dict[Path, set[str]] = {page: set(page_anchors(text))}
+    for target in LINK_RE.findall(text):
+        if re.match(r"[a-z]+:", target):  # http:, https:, mailto:
+            continue
+        path_part, _, anchor = target.partition("#")
+        dest = (page.parent / path_part).resolve() if path_part else page
+        if not dest.exists():
+            problems.append(f"{page.name}: link to missing file {target}")
+            continue
+        if anchor:
+            if dest.suffix != ".md":
+                problems.append(f"{page.name}: anchor on a non-markdown file {target}")
+                continue
+            if dest not in cache:
+                cache[dest] = set(page_anchors(dest.read_text(encoding="utf-8")))
+            if anchor not in cache[dest]:
+                problems.append(f"{page.name}: link to missing anchor {target}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# text of the contract fields
+# ---------------------------------------------------------------------------------------------
+
+
+def _oneline(text: str, limit: int = 320) -> str:
+    """Whitespace collapsed; cut at a word boundary near ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + " …"
+
+
+def printed_text(c) -> str:
+    return _oneline(c.section("Statement")) or "(no Statement section)"
+
+
+def corrected_text(r: ClaimResult) -> str:
+    """The corrected statement in words (the docstring's Correction section); for claims written before
+    the verdict contract, the corrected statement object or its verdict, labelled as such."""
+    c = r.claim
+    words = c.section("Correction")
+    if words:
+        return _oneline(words)
+    if c.corrected is not None:
+        return "(no Correction section yet; corrected statement object:) " + _oneline(repr(c.corrected), 240)
+    if r.corrected is not None:
+        return "(no Correction section yet; verdict of the corrected check:) " + _oneline(r.corrected.summary(), 240)
+    return "none established"
+
+
+def severity_text(c) -> str:
+    if c.severity is not None:
+        return c.severity.value
+    return "not yet classified"
+
+
+def _num(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    text = str(v)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def witness_words(w: dict | None) -> str:
+    """A one-line witness in words: 'at n = 2, k = 1: lhs 0.5 is not <= rhs 0.25'."""
+    if not w:
+        return "no witness recorded"
+    case = ", ".join(f"{k} = {_num(v)}" for k, v in (w.get("case") or {}).items()) or "the only case"
+    rel = w.get("relation") or "?"
+    if rel == "is true":
+        return _oneline(f"at {case}: the predicate is false", 240)
+    tol = f" (tolerance {_num(w['tol'])})" if w.get("tol") is not None else ""
+    return _oneline(f"at {case}: lhs {_num(w.get('lhs'))} is not {rel} rhs {_num(w.get('rhs'))}{tol}", 240)
+
+
+def _ratio_text(x) -> str:
+    if x is None:
+        return "not recorded"
+    try:
+        return f"{float(x):.4g}"
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def _failing_witness(r: ClaimResult) -> dict | None:
+    if not r.printed.holds:
+        return r.printed.witness
+    if r.proof_step is not None and not r.proof_step.holds:
+        return r.proof_step.witness
+    return None
+
+
+def _is_audited(c) -> bool:
+    try:
+        from .catalogs import is_audited
+    except ImportError:  # pragma: no cover
+        return False
+    return is_audited(c)
+
+
+def sharpness_class(ratio) -> str | None:
+    """'violated' (> 1), 'within 1%', 'within 10%', 'loose >10x' (< 0.1 on every case), or None."""
+    if ratio is None:
+        return None
+    r = float(ratio)
+    if r > 1:
+        return "violated"
+    if r >= 0.99:
+        return "within 1%"
+    if r >= 0.9:
+        return "within 10%"
+    if r < 0.1:
+        return "loose >10x"
+    return "between"
+
+
+# ---------------------------------------------------------------------------------------------
+# the report: REPORT.md and one page per source
+# ---------------------------------------------------------------------------------------------
+
+
+def _page_name(source: str) -> str:
+    return f"{_slug(source)}.md"
+
+
+def _claim_heading(c) -> str:
+    return c.id
+
+
+def _source_page_anchors(results: list[ClaimResult], source: str) -> dict[str, str]:
+    """{claim id: anchor} on the page of ``source``, computed from the page's own headings."""
+    rs = [r for r in results if r.claim.source == source]
+    headings = ["# " + _page_title(source), "## Claims"] + [f"### {_claim_heading(r.claim)}" for r in rs]
+    anchors = page_anchors("\n".join(headings))[2:]
+    return {r.claim.id: a for r, a in zip(rs, anchors)}
+
+
+def _page_title(source: str) -> str:
+    return f"{source}: {SOURCE_NAMES.get(source, source)}"
+
+
+def _marker(generation: str, tier: str, page: str | None = None) -> str:
+    return f"<!-- verify-report generation={generation} tier={tier}" + (f" page={page}" if page else "") + " -->"
+
+
+def _produced_line(env: dict, seconds: float) -> str:
+    text = (f"Produced {env['date']} at commit {env['commit']}, tier `{env['tier']}`, backend `{env['backend']}` "
+            f"(GPU present: {env['gpu']}), in {seconds:.0f} s. Python {env['python']}, numpy {env['numpy']}, "
+            f"numba {env['numba']}, scipy {env['scipy']}, sympy {env['sympy']}. Machine: {env['machine']}.")
     if env.get("reused"):
         ru = env["reused"]
-        L.append("")
-        L.append(
-            f"Updated with `--update`: {len(ru['rerun'])} claim{'' if len(ru['rerun']) == 1 else 's'} re-run ({', '.join(f'`{i}`' for i in ru['rerun'])}); "
-            f"the other {ru['claims']} results are those of the run of {ru['from_date']} at commit {ru['from_commit']}."
-        )
+        text += (f" Updated with `--update`: {len(ru['rerun'])} claim{'' if len(ru['rerun']) == 1 else 's'} re-run "
+                 f"({', '.join(f'`{i}`' for i in ru['rerun'])}); the other {ru['claims']} results are those of the run "
+                 f"of {ru['from_date']} at commit {ru['from_commit']}.")
+    if env.get("rerendered"):
+        rr = env["rerendered"]
+        text += (f" Re-rendered with `--rerender` on {rr['date']} at commit {rr['commit']} from the stored results "
+                 "(no claim re-run).")
+    return text
+
+
+def _docs_link(out_dir: Path | None, name: str = "sources.md") -> str:
+    """Relative link from a report written in ``out_dir`` to docs/<name> of this repository."""
+    target = ROOT / "docs" / name
+    if out_dir is None:
+        return f"docs/{name}"
+    return Path(os.path.relpath(target, Path(out_dir).absolute())).as_posix()
+
+
+def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, list[str]], seconds: float,
+                   generation: str = "unversioned", out_dir: Path | None = None) -> str:
+    """REPORT.md: how it was produced, summary, errata and proof-gaps, sharpness, the index, performance."""
+    sources = sorted({r.claim.source for r in results})
+    anchors = {cid: (src, a) for src in sources for cid, a in _source_page_anchors(results, src).items()}
+    audited_sources = {src for src in sources
+                       if all(_is_audited(r.claim) for r in results if r.claim.source == src)}
+    L: list[str] = [_marker(generation, env["tier"]), "# Verification report", ""]
+    L.append("Generated by `python -m verify.report`; do not edit by hand. The documents checked, with titles, "
+             f"authors and where to find them, are listed in [docs/sources.md]({_docs_link(out_dir)}). One page per "
+             "source holds the claim-by-claim sections; `report/results.json` holds every number.")
+    L.append("")
+    L.append(_produced_line(env, seconds) + f" Generation `{generation}` (shared by every file of this report).")
     L.append("")
     L.append("## How to read this report")
     L.append("")
     L.append(
         "Each claim of a source document is checked **as printed** over the cases listed in its section. "
-        "*confirmed*: the printed statement held on every case. *erratum*: it failed (the witness is the first failing "
-        "case, with both sides' values) and a corrected statement, checked by the same code, held. *refuted*: it failed and "
-        "no correction is established. *mechanism*: the statement cannot be tested at its own constants; its mechanism or "
-        "scaling was checked instead. *reproduced* / *not-reproduced*: an empirical finding re-run with stated seeds. "
-        "Every claim also carries mutants (plausible false variants) that the same checker must reject; the count of "
-        "rejected mutants shows that each checker can fail. Slack is the margin of the tightest case (rhs - lhs for <=, "
-        "lhs - rhs for >=, tolerance minus error for approximate equalities)."
+        "*confirmed*: every part of the printed statement is asserted and held on every case. *partly-confirmed*: "
+        "the asserted parts held; some part is not asserted (the claim's section gives the reason). *erratum*: the "
+        "printed statement failed on a case meeting its hypotheses (the witness), and a corrected statement, checked "
+        "by the same code, held. *proof-gap*: a step, construction or constant of the proof failed while the statement "
+        "held or is undecided. *refuted*: it failed and no correction is established. *mechanism*: the statement "
+        "cannot be tested at its own constants; its mechanism or scaling was checked instead. *reproduced* / "
+        "*not-reproduced*: an empirical finding re-run with stated seeds. Severity (errata and proof-gaps): *typo*, "
+        "*constant* (a constant, exponent or range is wrong; the form survives), *substantive* (a new hypothesis is "
+        "needed or the conclusion changes); sources not yet audited under the verdict contract show *not yet "
+        "classified*. Every claim carries mutants (plausible false variants) that the same checker must reject. "
+        "*Sharpness* is the largest lhs/rhs found over the cases of an inequality (rhs/lhs for a lower bound): 1 "
+        "means attained, above 1 violated; results stored before it was recorded say *not recorded*."
     )
     L.append("")
     L.append("## Summary")
     L.append("")
-    L.append("| source | claims | confirmed | erratum | refuted | mechanism | reproduced | not-reproduced | mutants rejected | verdicts as expected |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|")
+    L.append("| source | audited under the contract | claims | " + " | ".join(STATUS_ORDER)
+             + " | " + " | ".join(SEVERITY_ORDER) + " | not yet classified | mutants rejected | verdicts as expected |")
+    L.append("|---" * (len(STATUS_ORDER) + len(SEVERITY_ORDER) + 6) + "|")
     for src in sources:
         rs = [r for r in results if r.claim.source == src]
         counts = {s: sum(r.status.value == s for r in rs) for s in STATUS_ORDER}
+        flagged = [r for r in rs if r.claim.expect in (Status.ERRATUM, Status.PROOF_GAP, Status.REFUTED)]
+        sev = {s: sum(r.claim.severity is not None and r.claim.severity.value == s for r in flagged) for s in SEVERITY_ORDER}
+        unclassified = sum(r.claim.severity is None for r in flagged)
         mut = f"{sum(r.mutants_rejected for r in rs)}/{sum(len(r.mutants) for r in rs)}"
         ok = f"{sum(r.as_expected for r in rs)}/{len(rs)}"
-        L.append(f"| {src} | {len(rs)} | " + " | ".join(str(counts[s]) for s in STATUS_ORDER) + f" | {mut} | {ok} |")
+        L.append(f"| [{src}](report/{_page_name(src)}) | {'yes' if src in audited_sources else 'not yet'} | {len(rs)} | "
+                 + " | ".join(str(counts[s]) for s in STATUS_ORDER) + " | "
+                 + " | ".join(str(sev[s]) for s in SEVERITY_ORDER) + f" | {unclassified} | {mut} | {ok} |")
     L.append("")
-    errata = [r for r in results if r.status in (Status.ERRATUM, Status.REFUTED)]
-    L.append("## Errata and refutations")
+    L.append("Audited under the verdict contract (parts, severity, sharpness, near-boundary mutants, a second reader): "
+             + (", ".join(sorted(audited_sources)) if audited_sources else "no source yet")
+             + ". The others carry their pre-contract declarations until their re-audit.")
     L.append("")
-    if errata:
-        L.append("| claim | label | witness against the printed statement | corrected statement |")
-        L.append("|---|---|---|---|")
-        for r in errata:
-            corr = r.corrected.summary() if r.corrected else "none established"
-            L.append(f"| `{r.claim.id}` | {_cell(r.claim.label)} | {_cell(_side_text(r.printed.witness))} | {_cell(corr)} |")
+    flagged = [r for r in results if r.status in (Status.ERRATUM, Status.REFUTED, Status.PROOF_GAP)]
+    L.append("## Errata and proof gaps")
+    L.append("")
+    if flagged:
+        L.append("| claim | label | status | severity | printed statement | corrected statement | witness |")
+        L.append("|---|---|---|---|---|---|---|")
+        for r in flagged:
+            src, a = anchors[r.claim.id]
+            L.append(f"| [`{r.claim.id}`](report/{_page_name(src)}#{a}) | {_cell(r.claim.label)} | {r.status.value} | "
+                     f"{severity_text(r.claim)} | {_cell(printed_text(r.claim))} | {_cell(corrected_text(r))} | "
+                     f"{_cell(witness_words(_failing_witness(r)))} |")
     else:
         L.append("None.")
     L.append("")
+    L.extend(_sharpness_section(results, anchors))
     L.append("## Claims")
     L.append("")
     L.append(INDEX_HEADER)
     L.append("|---|---|---|---|---|---|---|---|")
     for r in results:
+        src, a = anchors[r.claim.id]
         mark = "" if r.as_expected else " (!)"
         L.append(
-            f"| [`{r.claim.id}`](#{_slug(r.claim.id).replace('.', '')}) | {_cell(r.claim.label)} | {r.claim.expect.value} | "
+            f"| [`{r.claim.id}`](report/{_page_name(src)}#{a}) | {_cell(r.claim.label)} | {r.claim.expect.value} | "
             f"{r.status.value}{mark} | {r.printed.rigor.value} | {r.printed.cases} | {r.mutants_rejected}/{len(r.mutants)} | "
             f"{r.seconds:.2f} |"
         )
     L.append("")
-    for src in sources:
-        L.append(f"## {src}")
-        L.append("")
-        for r in (r for r in results if r.claim.source == src):
-            c = r.claim
-            L.append(f"### {c.id}")
-            L.append("")
-            L.append(f"**{c.label}: {c.title}** (catalog entry {c.entry}; seed lines "
-                     + ", ".join(f"{a}-{b}" for a, b in c.lines) + f"; {c.kind.value}{', derived' if c.derived else ''})")
-            L.append("")
-            for sec in ("Statement", "Hypotheses", "Checkable form", "Exactness"):
-                body = c.section(sec)
-                if body:
-                    L.append(f"*{sec}.* " + " ".join(body.split()))
-                    L.append("")
-            L.append(f"**Verdict: {r.status.value}** (expected {c.expect.value}; rigor {r.printed.rigor.value}; "
-                     f"backend {r.backend}; {r.seconds:.2f} s; parameters {_cell(dict(r.params))})")
-            L.append("")
-            L.append(f"- Printed statement: {r.printed.summary()}")
-            if r.printed.holds and r.printed.tightest:
-                L.append(f"- Tightest case: {_side_text(r.printed.tightest)}")
-            if r.printed.witness:
-                L.append(f"- Witness: {_side_text(r.printed.witness)}")
-                worst = r.printed.witness.get("worst")
-                if worst:
-                    L.append(f"- Largest violation: {_side_text(worst)}")
-            if r.corrected is not None:
-                L.append(f"- Corrected statement: {r.corrected.summary()}")
-                if r.corrected.tightest:
-                    L.append(f"- Corrected, tightest case: {_side_text(r.corrected.tightest)}")
-            for m in r.mutants:
-                state = "rejected" if m.rejected else "**NOT rejected**"
-                wit = f"; witness {_side_text(m.verdict.witness)}" if m.verdict.witness else ""
-                L.append(f"- Mutant `{m.mutant.name}` ({m.mutant.description}): {state}{wit}")
-            L.append("")
-            details = dict(r.printed.details)
-            if r.corrected is not None:
-                details.update({f"(corrected) {k}": v for k, v in r.corrected.details.items()})
-            if details:
-                L.extend(render_details(details))
-            for path in figures.get(c.id, []):
-                L.append(f"![{c.id}]({path})")
-                L.append("")
     L.append("## Performance")
     L.append("")
     L.extend(_benchmark_table())
     return "\n".join(L).rstrip() + "\n"
 
 
-def _stored_results(path: Path, tier: str, rerun: set[str]) -> tuple[dict[str, ClaimResult], dict]:
+def _sharpness_section(results: list[ClaimResult], anchors: dict) -> list[str]:
+    L = ["## Sharpness of the bounds", ""]
+    groups: dict[str, list[str]] = {"within 1%": [], "within 10%": [], "loose >10x": [], "violated": []}
+    recorded = 0
+    for r in results:
+        cls = sharpness_class(r.printed.sharpness)
+        if cls is None:
+            continue
+        recorded += 1
+        if cls in groups:
+            src, a = anchors[r.claim.id]
+            groups[cls].append(f"[`{r.claim.id}`](report/{_page_name(src)}#{a}) ({_ratio_text(r.printed.sharpness)})")
+    L.append(f"Sharpness recorded for {recorded} of {len(results)} claims (inequalities checked since the verdict "
+             "contract; the rest: not recorded).")
+    L.append("")
+    L.append("| bound | claims | which (largest lhs/rhs) |")
+    L.append("|---|---|---|")
+    for name, text in (("within 1%", "attained within 1% (ratio >= 0.99)"), ("within 10%", "within 10% (0.9 <= ratio < 0.99)"),
+                       ("loose >10x", "loose by more than 10x on every case tried (ratio < 0.1)"),
+                       ("violated", "violated (ratio > 1: errata)")):
+        L.append(f"| {text} | {len(groups[name])} | {', '.join(groups[name]) or '-'} |")
+    L.append("")
+    return L
+
+
+def build_source_page(source: str, results: list[ClaimResult], env: dict, figures: dict[str, list[str]],
+                      generation: str, out_dir: Path | None = None) -> str:
+    """report/<source>.md: the per-claim sections of one source."""
+    rs = [r for r in results if r.claim.source == source]
+    anchors = _source_page_anchors(results, source)
+    L = [_marker(generation, env["tier"], _page_name(source)), f"# {_page_title(source)}", ""]
+    L.append(f"Part of the [verification report](../REPORT.md) (generation `{generation}`, tier `{env['tier']}`, "
+             f"{env['date']}, commit {env['commit']}). The document: [docs/sources.md]("
+             f"{'../docs/sources.md' if out_dir is None else _docs_link(Path(out_dir) / 'report')}). "
+             "Line numbers are lines of a plain-text copy of the document (see docs/sources.md).")
+    L.append("")
+    L.append("## Claims")
+    L.append("")
+    L.append("| claim | label | expected | computed | severity | sharpness |")
+    L.append("|---|---|---|---|---|---|")
+    for r in rs:
+        sev = severity_text(r.claim) if r.claim.expect in (Status.ERRATUM, Status.PROOF_GAP, Status.REFUTED) else ""
+        L.append(f"| [`{r.claim.id}`](#{anchors[r.claim.id]}) | {_cell(r.claim.label)} | {r.claim.expect.value} | "
+                 f"{r.status.value}{'' if r.as_expected else ' (!)'} | {sev} | {_ratio_text(r.printed.sharpness)} |")
+    L.append("")
+    for r in rs:
+        L.extend(_claim_section(r, figures.get(r.claim.id, [])))
+    return "\n".join(L).rstrip() + "\n"
+
+
+def _claim_section(r: ClaimResult, figs: list[str]) -> list[str]:
+    c = r.claim
+    L = [f"### {_claim_heading(c)}", ""]
+    lines = ", ".join(f"{a}-{b}" for a, b in c.lines)
+    L.append(f"**{c.label}: {c.title}** (catalog entry {c.entry}; lines {lines} of the plain-text copy; "
+             f"{c.kind.value}{', derived' if c.derived else ''})")
+    L.append("")
+    for sec in ("Statement", "Hypotheses", "Checkable form", "Exactness", "Correction"):
+        body = c.section(sec)
+        if body:
+            L.append(f"*{sec}.* " + " ".join(body.split()))
+            L.append("")
+    L.append(f"**Verdict: {r.status.value}** (expected {c.expect.value}; rigor {r.printed.rigor.value}; "
+             f"backend {r.backend}; {r.seconds:.2f} s; parameters {_cell(dict(r.params))})")
+    L.append("")
+    if c.expect in (Status.ERRATUM, Status.PROOF_GAP, Status.REFUTED) or r.status in (Status.ERRATUM, Status.PROOF_GAP, Status.REFUTED):
+        L.append(f"- Severity: {severity_text(c)}")
+    if c.affects:
+        L.append("- Affects: " + ", ".join(f"`{a}`" for a in c.affects))
+    if c.parts is None:
+        L.append("- Parts: not yet declared (source not yet audited under the verdict contract)")
+    else:
+        for q in c.parts:
+            state = "asserted" if q.asserted else f"unchecked ({q.reason})"
+            L.append(f"- Part `{q.name}`{' (inequality)' if q.inequality else ''}: {state}. {_oneline(q.text, 240)}")
+    L.append(f"- Printed statement: {r.printed.summary()}")
+    if r.printed.sharpness is not None:
+        L.append(f"- Sharpness (largest lhs/rhs found): {_ratio_text(r.printed.sharpness)} at {_case_text(r.printed.sharpness_case)}")
+        parts = dict(r.printed.sharpness_parts or {})
+        if len(parts) > 1:
+            for name, rec in parts.items():
+                L.append(f"  - part `{name}`: {_ratio_text((rec or {}).get('ratio'))} at {_case_text((rec or {}).get('case'))}")
+    else:
+        L.append("- Sharpness: not recorded")
+        if r.printed.holds and r.printed.tightest:
+            L.append(f"- Smallest absolute slack (recorded before sharpness): {_side_text(r.printed.tightest)}")
+    if r.proof_step is not None:
+        L.append(f"- Proof step: {r.proof_step.summary()}")
+    if r.printed.witness:
+        L.append(f"- Witness: {_side_text(r.printed.witness)}")
+        worst = r.printed.witness.get("worst")
+        if worst:
+            L.append(f"- Largest violation: {_side_text(worst)}")
+    if r.corrected is not None:
+        L.append(f"- Corrected statement: {r.corrected.summary()}")
+        if r.corrected.sharpness is not None:
+            L.append(f"- Corrected, sharpness: {_ratio_text(r.corrected.sharpness)} at {_case_text(r.corrected.sharpness_case)}")
+    for m in r.mutants:
+        state = "rejected" if m.rejected else "**NOT rejected**"
+        tags = [t for t, on in (("near-boundary", m.mutant.near_boundary), (f"part {m.mutant.part}", m.mutant.part),
+                                ("second reader", m.mutant.origin == "second-reader")) if on]
+        wit = f"; witness {_side_text(m.verdict.witness)}" if m.verdict.witness else ""
+        L.append(f"- Mutant `{m.mutant.name}` ({m.mutant.description})" + (f" [{', '.join(tags)}]" if tags else "")
+                 + f": {state}{wit}")
+    L.append("")
+    details = dict(r.printed.details)
+    if r.corrected is not None:
+        details.update({f"(corrected) {k}": v for k, v in r.corrected.details.items()})
+    if details:
+        L.extend(render_details(details))
+    L = [line if line.startswith("#") else _no_links(line) for line in L]
+    for path in figs:
+        L.append(f"![{c.id}]({path.removeprefix('report/')})")
+        L.append("")
+    return L
+
+
+def results_document(results: list[ClaimResult], env: dict) -> tuple[str, str]:
+    """(generation, text of results.json); the generation is a content hash of the results."""
+    body = {"environment": env, "results": [r.to_json() for r in results]}
+    generation = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return generation, json.dumps({"generation": generation, **body}, indent=1)
+
+
+def write_report_set(dest: Path, results: list[ClaimResult], env: dict, seconds: float,
+                     out_dir: Path | None = None) -> str:
+    """Write REPORT.md and report/ (pages, results.json, figures) into ``dest`` (a staging directory
+    whose content will be published in ``out_dir``, by default ``dest`` itself); return the generation."""
+    out_dir = Path(dest if out_dir is None else out_dir)
+    report = dest / "report"
+    figdir = report / "figures"
+    figdir.mkdir(parents=True)
+    generation, text = results_document(results, env)
+    (report / "results.json").write_text(text, encoding="utf-8")
+    figures = {r.claim.id: render_plots(r, figdir) for r in results}
+    for src in sorted({r.claim.source for r in results}):
+        (report / _page_name(src)).write_text(build_source_page(src, results, env, figures, generation, out_dir), encoding="utf-8")
+    (dest / "REPORT.md").write_text(build_markdown(results, env, figures, seconds, generation, out_dir), encoding="utf-8")
+    return generation
+
+
+# ---------------------------------------------------------------------------------------------
+# publishing: staging, swap, rollback, recovery, lock
+# ---------------------------------------------------------------------------------------------
+
+
+class PublishFault(RuntimeError):
+    """Raised by the fault-injection hook (an interruption that the publisher handles: rolled back)."""
+
+
+class SimulatedKill(BaseException):
+    """Raised by the fault-injection hook in ``kill`` mode: a hard kill, nothing is cleaned up."""
+
+
+class ReportLocked(RuntimeError):
+    pass
+
+
+def _fault_point(step: str, fault: str | None) -> None:
+    """Fault injection: ``fault`` (or the environment variable VERIFY_REPORT_FAULT) names a step of
+    PUBLISH_STEPS, optionally with ':kill'.  Plain: raise PublishFault (rolled back like SIGTERM);
+    ':kill' in-process: raise SimulatedKill (no cleanup); ':kill' from the environment: os._exit(70)."""
+    spec, from_env = (fault, False) if fault is not None else (os.environ.get(FAULT_ENV), True)
+    if not spec:
+        return
+    name, _, mode = spec.partition(":")
+    if name != step:
+        return
+    if mode == "kill":
+        if from_env:
+            os._exit(70)
+        raise SimulatedKill(step)
+    raise PublishFault(f"fault injected at publishing step {step!r}")
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Block SIGTERM and SIGINT for the few renames of the swap; a pending signal is delivered after."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _rollback_or_finish(staging: Path, out_md: Path) -> str:
+    """Bring the outputs next to ``staging`` back to a complete set and remove ``staging``.
+
+    The journal is the staging directory itself: while staging/REPORT.md exists the publish has not
+    committed, so undo it (put the new report/ back into staging, the old one back in place); once
+    REPORT.md has been moved out, the new set is complete and only the old report/ is left to delete."""
+    report_dir = out_md.parent / "report"
+    if (staging / "REPORT.md").exists():
+        if not (staging / "report").exists() and report_dir.exists():
+            os.rename(report_dir, staging / "report")  # the new report/ had been moved in: take it out
+        if (staging / "old").exists():
+            os.rename(staging / "old", report_dir)  # the old report/ had been moved aside: put it back
+        outcome = "rolled back to the previous report"
+    else:
+        outcome = "completed the new report"
+    shutil.rmtree(staging, ignore_errors=True)
+    return outcome
+
+
+def pending_publishes(out_md: Path) -> list[Path]:
+    return sorted(out_md.parent.glob(STAGING_PREFIX + "*"))
+
+
+def recover(out_md: Path) -> list[str]:
+    """Complete or undo every interrupted publish next to ``out_md`` (call with the lock held)."""
+    return [f"{s.name}: {_rollback_or_finish(s, out_md)}" for s in pending_publishes(out_md)]
+
+
+def publish(out_md: Path, build: Callable[[Path], None], *, fault: str | None = None) -> None:
+    """Build the output set with ``build(staging_dir)`` and swap it in atomically.
+
+    Steps (fault-injection points in PUBLISH_STEPS): the new REPORT.md and report/ are written into a
+    staging directory next to ``out_md`` ("staged"); the old report/ is renamed into the staging
+    directory ("old-moved-aside"); the new report/ is renamed into place ("new-moved-in"); REPORT.md is
+    replaced with os.replace, the commit point ("committed"); the staging directory is removed.  Any
+    exception (SIGTERM and SIGINT become exceptions in :func:`main`) rolls back to the old set."""
+    out_md = Path(out_md)
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out_md.parent))
+    try:
+        build(staging)
+        _fault_point("staged", fault)
+        report_dir = out_md.parent / "report"
+        with _signals_deferred():
+            if report_dir.exists():
+                os.rename(report_dir, staging / "old")
+            _fault_point("old-moved-aside", fault)
+            os.rename(staging / "report", report_dir)
+            _fault_point("new-moved-in", fault)
+            os.replace(staging / "REPORT.md", out_md)
+        _fault_point("committed", fault)
+    except SimulatedKill:
+        raise
+    except BaseException:
+        _rollback_or_finish(staging, out_md)
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def publish_lock(out_dir: Path) -> Iterator[None]:
+    """An exclusive lock on ``out_dir/.report.lock``; ReportLocked when another run holds it."""
+    path = Path(out_dir) / LOCK_NAME
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # pragma: no cover - not POSIX: no lock
+            pass
+        except OSError:
+            other = os.pread(fd, 64, 0).decode(errors="replace").strip() or "unknown"
+            raise ReportLocked(f"another `python -m verify.report` (pid {other}) is writing to {out_dir}; "
+                               "wait for it to finish and run again") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _lock_is_held(out_dir: Path) -> bool:
+    try:
+        with publish_lock(out_dir):
+            return False
+    except ReportLocked:
+        return True
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------------------------------------
+# stored results and the check
+# ---------------------------------------------------------------------------------------------
+
+
+def _stored_results(path: Path, tier: str | None, rerun: set[str]) -> tuple[dict[str, ClaimResult], dict]:
     """The stored results of every registered claim not in ``rerun`` (for ``--update``), and their environment.
 
     Raises ValueError naming the claims that have no usable stored result (never stored, another
@@ -363,7 +905,7 @@ def _stored_results(path: Path, tier: str, rerun: set[str]) -> tuple[dict[str, C
         raise ValueError(f"argument '--update' needs stored results, but {path} does not exist")
     data = json.loads(path.read_text(encoding="utf-8"))
     env = data.get("environment", {})
-    if env.get("tier") != tier:
+    if tier is not None and env.get("tier") != tier:
         raise ValueError(f"argument '--update': stored results are at tier {env.get('tier')!r}, not {tier!r}")
     stored = {r["id"]: r for r in data.get("results", [])}
     out: dict[str, ClaimResult] = {}
@@ -383,19 +925,64 @@ def _stored_results(path: Path, tier: str, rerun: set[str]) -> tuple[dict[str, C
     return out, env
 
 
-def check_report(path: Path) -> list[str]:
-    """Problems that make ``path`` stale with respect to the registry (empty list: up to date)."""
+def check_report(path: Path, tier: str | None = None, registry: bool = True) -> list[str]:
+    """Problems with the report set at ``path`` (empty list: complete and current).
+
+    It must list every registered claim with its expected status (``registry``), REPORT.md, every
+    per-source page and report/results.json must carry the same generation and tier (``tier`` when
+    given), every link must resolve (GitHub anchors), sizes must be within REPORT_MAX_BYTES and
+    PAGE_MAX_BYTES, and no publish may be pending."""
+    path = Path(path)
     if not path.exists():
         return [f"{path} does not exist"]
-    listed = parse_index(path.read_text(encoding="utf-8"))
     problems = []
-    for c in all_claims():
-        if c.id not in listed:
-            problems.append(f"{c.id} is registered but not in the report")
-        elif listed[c.id] != c.expect.value:
-            problems.append(f"{c.id}: report says expected '{listed[c.id]}', registry says '{c.expect.value}'")
-    registered = {c.id for c in all_claims()}
-    problems += [f"{cid} is in the report but no longer registered" for cid in listed if cid not in registered]
+    for s in pending_publishes(path):
+        problems.append(f"an interrupted or running publish left {s.name}; run `python -m verify.report --recover`")
+    text = path.read_text(encoding="utf-8")
+    listed = parse_index(text)
+    if registry:
+        claims = all_claims()
+        for c in claims:
+            if c.id not in listed:
+                problems.append(f"{c.id} is registered but not in the report")
+            elif listed[c.id] != c.expect.value:
+                problems.append(f"{c.id}: report says expected '{listed[c.id]}', registry says '{c.expect.value}'")
+        registered = {c.id for c in claims}
+        problems += [f"{cid} is in the report but no longer registered" for cid in listed if cid not in registered]
+    m = MARKER_RE.search(text)
+    if not m:
+        return problems + [f"{path.name} carries no generation marker (written by an older version): regenerate it"]
+    generation, md_tier = m.group(1), m.group(2)
+    if tier is not None and md_tier != tier:
+        problems.append(f"{path.name} is at tier '{md_tier}', expected '{tier}'")
+    if path.stat().st_size > REPORT_MAX_BYTES:
+        problems.append(f"{path.name} is {path.stat().st_size} bytes, over {REPORT_MAX_BYTES}")
+    report_dir = path.parent / "report"
+    results_path = report_dir / "results.json"
+    try:
+        data = json.loads(results_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return problems + [f"report/results.json unreadable: {exc}"]
+    if data.get("generation") != generation:
+        problems.append(f"report/results.json is generation {data.get('generation')!r}, {path.name} is {generation!r}")
+    if data.get("environment", {}).get("tier") != md_tier:
+        problems.append(f"report/results.json is at tier {data.get('environment', {}).get('tier')!r}, {path.name} at {md_tier!r}")
+    stored = {r.get("id"): r.get("expected") for r in data.get("results", [])}
+    if stored != listed:
+        problems.append(f"report/results.json and {path.name} list different claims or expected statuses")
+    pages = sorted(report_dir.glob("*.md"))
+    sources = {r.get("id", "").split(".", 1)[0] for r in data.get("results", [])}
+    expected_pages = {_page_name(s) for s in sources}
+    for name in sorted(expected_pages - {p.name for p in pages}):
+        problems.append(f"report/{name} is missing")
+    for page in pages:
+        pm = MARKER_RE.search(page.read_text(encoding="utf-8"))
+        if not pm or pm.group(1) != generation or pm.group(2) != md_tier:
+            problems.append(f"report/{page.name} is not generation {generation} at tier {md_tier}")
+        if page.stat().st_size > PAGE_MAX_BYTES:
+            problems.append(f"report/{page.name} is {page.stat().st_size} bytes, over {PAGE_MAX_BYTES}")
+        problems += [f"report/{p}" for p in broken_links(page)]
+    problems += broken_links(path)
     return problems
 
 
@@ -417,74 +1004,148 @@ def parse_index(text: str) -> dict[str, str]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+# ---------------------------------------------------------------------------------------------
+# command line
+# ---------------------------------------------------------------------------------------------
+
+
+def _usage_error(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def resolve_output(output: str | None, tier: str, subset: bool) -> Path:
+    """The REPORT.md path to write; ValueError (exit 2) for an unusable or forbidden location.
+
+    Default: the committed REPORT.md for a full-tier run of the whole registry, else build/report/."""
+    committed = tier == COMMITTED_TIER and not subset
+    if output is None:
+        out = COMMITTED_OUTPUT if committed else BUILD_OUTPUT
+        if not committed:
+            out.parent.mkdir(parents=True, exist_ok=True)
+        return out
+    out = Path(output).absolute()
+    if out.resolve() == COMMITTED_OUTPUT.resolve() and not committed:
+        what = f"tier '{tier}'" if tier != COMMITTED_TIER else "a subset of the claims (--only)"
+        raise ValueError(f"argument '--output': the committed {out.name} is the {COMMITTED_TIER}-tier report of every "
+                         f"claim; a report of {what} is written to {BUILD_OUTPUT.relative_to(ROOT)} (the default) or "
+                         "another path")
+    if out.exists() and out.is_dir():
+        raise ValueError(f"argument '--output' must be a file path such as DIR/REPORT.md, not the directory {out}")
+    if not out.parent.is_dir():
+        raise ValueError(f"argument '--output': directory {out.parent} does not exist")
+    if not os.access(out.parent, os.W_OK):
+        raise ValueError(f"argument '--output': directory {out.parent} is not writable")
+    report_dir = out.parent / "report"
+    if report_dir.exists() and not report_dir.is_dir():
+        raise ValueError(f"argument '--output': {report_dir} exists and is not a directory")
+    return out
+
+
+def _raise_on_signal(signum, _frame):
+    raise SystemExit(128 + signum)
+
+
+def main(argv: list[str] | None = None, *, fault: str | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m verify.report", description="Regenerate REPORT.md from the claim registry.")
-    parser.add_argument("--tier", choices=TIERS, default="full")
+    parser.add_argument("--tier", choices=TIERS, default=None, help=f"default {COMMITTED_TIER}")
     parser.add_argument("--backend", choices=("auto", "cpu", "cuda"), default="auto")
-    parser.add_argument("--output", default=str(ROOT / "REPORT.md"))
-    parser.add_argument("--only", nargs="*", default=None, help="run only these claim ids (others are not reported)")
+    parser.add_argument("--output", default=None,
+                        help=f"REPORT.md to write (report/ goes next to it); default: the committed REPORT.md for a "
+                             f"{COMMITTED_TIER}-tier run of every claim, else build/report/REPORT.md")
+    parser.add_argument("--only", nargs="+", default=None, metavar="ID", help="run only these claim ids (others are not reported)")
     parser.add_argument("--update", nargs="+", default=None, metavar="ID",
                         help="re-run only these claims; take every other claim's result from the existing "
                              "report/results.json (same tier), and say so in the report")
-    parser.add_argument("--check", action="store_true", help="only check that the report lists the registry; exit 1 if stale")
+    parser.add_argument("--rerender", action="store_true",
+                        help="run no claim: re-render the report from the stored report/results.json")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that the report is complete, consistent and current; exit 1 if not")
+    parser.add_argument("--recover", action="store_true", help="only complete or undo an interrupted publish")
     args = parser.parse_args(argv)
-    out_path = Path(args.output)
+    modes = [n for n in ("only", "update", "rerender", "check", "recover") if getattr(args, n) not in (None, False)]
+    if len(modes) > 1:
+        return _usage_error("arguments " + " and ".join(f"'--{m}'" for m in modes) + " exclude each other")
+    tier = args.tier or COMMITTED_TIER
     if args.check:
-        problems = check_report(out_path)
+        out_path = Path(args.output).absolute() if args.output else COMMITTED_OUTPUT
+        expect_tier = COMMITTED_TIER if out_path.resolve() == COMMITTED_OUTPUT.resolve() else args.tier
+        problems = check_report(out_path, tier=expect_tier)
         for p in problems:
             print(f"stale: {p}", file=sys.stderr)
         return 1 if problems else 0
+    try:
+        out_path = resolve_output(args.output, tier, subset=args.only is not None)
+    except ValueError as exc:
+        return _usage_error(str(exc))
+    try:
+        lock = publish_lock(out_path.parent)
+        lock.__enter__()
+    except ReportLocked as exc:
+        return _usage_error(str(exc))
+    except OSError as exc:
+        return _usage_error(f"argument '--output': cannot write next to {out_path}: {exc}")
+    old_handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        for s in old_handlers:
+            with contextlib.suppress(ValueError):  # not the main thread: signals stay as they are
+                signal.signal(s, _raise_on_signal)
+        for line in recover(out_path):
+            print(f"note: interrupted publish {line}", file=sys.stderr)
+        if args.recover:
+            return 0
+        return _run_and_publish(args, tier, out_path, fault)
+    finally:
+        for s, h in old_handlers.items():
+            with contextlib.suppress(ValueError, TypeError):
+                signal.signal(s, h)
+        lock.__exit__(None, None, None)
+
+
+def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
+    results_path = out_path.parent / "report" / "results.json"
     reused: dict[str, ClaimResult] = {}
     reuse_env: dict = {}
     try:
-        if args.update is not None and args.only is not None:
-            raise ValueError("arguments '--update' and '--only' exclude each other")
-        if args.update is not None:
-            reused, reuse_env = _stored_results(out_path.parent / "report" / "results.json", args.tier,
-                                                {get_claim(i).id for i in args.update})
+        if args.rerender:
+            reused, reuse_env = _stored_results(results_path, args.tier, set())
+            claims = []
+        elif args.update is not None:
+            reused, reuse_env = _stored_results(results_path, tier, {get_claim(i).id for i in args.update})
             claims = [c for c in all_claims() if c.id not in reused]
         else:
             claims = [get_claim(i) for i in args.only] if args.only else all_claims()
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(str(exc))
     from tqdm import tqdm
 
     t0 = time.perf_counter()
     results: list[ClaimResult] = []
-    bar = tqdm(claims, desc=f"verify ({args.tier})", unit="claim", file=sys.stderr)
+    bar = tqdm(claims, desc=f"verify ({tier})", unit="claim", file=sys.stderr, disable=not claims)
     for c in bar:
         bar.set_postfix_str(c.id)
         try:
-            results.append(run_claim(c, tier=args.tier, backend=args.backend))
+            results.append(run_claim(c, tier=tier, backend=args.backend))
         except ValueError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+            return _usage_error(str(exc))
     seconds = time.perf_counter() - t0
-    env = environment(args.tier, args.backend)
-    if reused:
-        env["reused"] = {"claims": len(reused), "from_commit": reuse_env.get("commit", "unknown"),
-                         "from_date": reuse_env.get("date", "unknown"), "rerun": [r.claim.id for r in results]}
-        fresh = {r.claim.id: r for r in results}
-        results = [reused.get(c.id) or fresh[c.id] for c in all_claims()]
-    report_dir = out_path.parent / "report"
-    with tempfile.TemporaryDirectory(dir=out_path.parent) as tmp:
-        tmpdir = Path(tmp)
-        figdir = tmpdir / "figures"
-        figdir.mkdir()
-        figures = {r.claim.id: render_plots(r, figdir) for r in results}
-        text = build_markdown(results, env, figures, seconds)
-        (tmpdir / "results.json").write_text(json.dumps({"environment": env, "results": [r.to_json() for r in results]}, indent=1))
-        (tmpdir / "REPORT.md").write_text(text, encoding="utf-8")
-        # everything is ready: move into place (figures directory replaced as a whole)
-        report_dir.mkdir(exist_ok=True)
-        if (report_dir / "figures").exists():
-            shutil.rmtree(report_dir / "figures")
-        shutil.move(str(figdir), str(report_dir / "figures"))
-        shutil.move(str(tmpdir / "results.json"), str(report_dir / "results.json"))
-        shutil.move(str(tmpdir / "REPORT.md"), str(out_path))
+    if args.rerender:
+        env = dict(reuse_env, rerendered={"date": _now(), "commit": _commit()})
+        results = [reused[c.id] for c in all_claims()]
+        seconds = float(env.get("seconds", sum(r.seconds for r in results)))
+    else:
+        env = environment(tier, args.backend)
+        env["seconds"] = round(seconds, 1)
+        if reused:
+            env["reused"] = {"claims": len(reused), "from_commit": reuse_env.get("commit", "unknown"),
+                             "from_date": reuse_env.get("date", "unknown"), "rerun": [r.claim.id for r in results]}
+            fresh = {r.claim.id: r for r in results}
+            results = [reused.get(c.id) or fresh[c.id] for c in all_claims()]
+    publish(out_path, lambda staging: write_report_set(staging, results, env, seconds, out_path.parent), fault=fault)
     bad = [r.claim.id for r in results if not r.ok]
-    print(f"wrote {out_path} ({len(results)} claims, {seconds:.0f} s)" + (f"; NOT as expected: {bad}" if bad else ""), file=sys.stderr)
+    shown = out_path.relative_to(ROOT) if out_path.is_relative_to(ROOT) else out_path
+    print(f"wrote {shown} and {shown.parent / 'report'}/ ({len(results)} claims, tier {env['tier']}, {seconds:.0f} s)"
+          + (f"; NOT as expected: {bad}" if bad else ""), file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -1,7 +1,7 @@
 """Thesis ch. 5 + App. B (seed 004): "Hidden Progress in Deep Learning: SGD Learns Parities Near the
 Computational Limit" (Barak, Edelman, Goel, Kakade, Malach, Zhang; arXiv 2207.08799).
 
-Catalog: ../shared/claims/thesis_ch5_hidden_progress.md.  Modules, grouped by topic:
+Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modules, grouped by topic:
 
 * ``fourier_basics``   E1-E3   parity orthogonality, SQ counting, Definition 5.4 (Fourier gap)
 * ``majority``         E5-E9   Lemma B.1, the ratio identity and (B.5), Lemma B.2, the LTF identity

@@ -1,7 +1,7 @@
 """Seed 001: Wu, Su, Hu, Song, Liu, "Transformers are Deep Optimizers: Provable In-Context Learning for
 Deep Model Training" (arXiv 2411.16549v1).
 
-Catalog: ../shared/claims/seed001_icl_deep_gd.md (entries E01-E22).  Modules, grouped by topic:
+Catalog: seed001_icl_deep_gd.md (not shipped; see docs/sources.md) (entries E01-E22).  Modules, grouped by topic:
 
 * ``network_gradient``  E01, E03, E15   N-layer networks, Lemma 1's backprop gradient (exact and float),
                                         different input/output dimensions

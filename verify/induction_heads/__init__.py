@@ -1,7 +1,7 @@
 """Thesis ch. 8 + App. E (seed 004): "The Evolution of Statistical Induction Heads: In-Context Learning
 Markov Chains" (Edelman, Edelman, Goel, Malach, Tsilivis; arXiv 2402.11004).
 
-Catalog: ../shared/claims/thesis_ch8_induction_heads.md (entries C1-C23).  Kernels:
+Catalog: thesis_ch8_induction_heads.md (not shipped; see docs/sources.md) (entries C1-C23).  Kernels:
 kernels.markov_icl (sampler, strategies, T-tensor K1, quadrature K2, run classes K3, minimal model K4)
 and kernels.training.induction (transformer K5, the Prop. 8.2 construction, trainers).  Modules:
 

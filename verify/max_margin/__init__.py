@@ -1,7 +1,7 @@
 """Thesis ch. 7 + App. D (seed 004): "Feature Emergence via Margin Maximization" (Morwani, Edelman,
 Oncescu, Zhao, Kakade): max-margin features for modular addition, sparse parity and finite groups.
 
-Catalog: ../shared/claims/thesis_ch7_max_margin.md.  Modules, grouped by topic:
+Catalog: thesis_ch7_max_margin.md (not shipped; see docs/sources.md).  Modules, grouped by topic:
 
 * ``framework``  A0, A2-A8    homogeneity and norms, max-min form, the certificate lemmas 7.2-7.6, C.1
 * ``cyclic``     B1-B8, E, X1, X4   modular addition: Thm 7.7, the Fourier identity, the construction,

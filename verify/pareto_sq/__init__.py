@@ -1,7 +1,7 @@
 """Thesis ch. 6 + App. C (seed 004): "Pareto Frontiers in Deep Feature Learning: Data, Compute, Width,
 and Luck" (Edelman, Goel, Kakade, Malach, Zhang, NeurIPS 2023).
 
-Catalog: ../shared/claims/thesis_ch6_pareto_sq.md (entries E1-E28).  Modules, grouped by topic:
+Catalog: thesis_ch6_pareto_sq.md (not shipped; see docs/sources.md) (entries E1-E28).  Modules, grouped by topic:
 
 * ``sq_lower_bound``  E1-E5      parity orthogonality and ERM, Assumption 6.2, Lemma C.1, Prop. 6.3 (the
                                  visibility count and the frontier surface), the warm-up SQ algorithms

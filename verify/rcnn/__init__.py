@@ -1,7 +1,7 @@
 """Seed 003: Goel, Kakade, Kalai, Zhang, "Recurrent Convolutional Neural Networks Learn Succinct
 Learning Algorithms".
 
-Catalog: ../shared/claims/seed003_rcnn.md (entries P1, D1-D6, O1, C1, C2, A1, T1, C2b, L1/L2, B11, B2,
+Catalog: seed003_rcnn.md (not shipped; see docs/sources.md) (entries P1, D1-D6, O1, C1, C2, A1, T1, C2b, L1/L2, B11, B2,
 B2h, L3-L6, B3c, C3, PC).  The seed text is cut off inside the proof of Corollary 2 (line 704) and
 never constructs the Gaussian-elimination RCNN itself; the claims register what is and is not
 established.  Modules, grouped by topic:

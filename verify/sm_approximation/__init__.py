@@ -1,7 +1,7 @@
 """Seed 000: Wei, Chen, Ma, "Statistically Meaningful Approximation: a Case Study on Approximating
 Turing Machines with Transformers".
 
-Catalog: ../shared/claims/seed000_sm_approximation.md (entries E1-E36).  The paper has no experiments;
+Catalog: seed000_sm_approximation.md (not shipped; see docs/sources.md) (entries E1-E36).  The paper has no experiments;
 its claims are definitions, sample-complexity bounds and explicit constructions.  Modules, grouped by
 topic:
 

@@ -1,7 +1,7 @@
 """Seed 002: Mousavi-Hosseini, Sanford, Wu, Erdogdu, "When Do Transformers Outperform Feedforward and
 Recurrent Networks? A Statistical Perspective" (arXiv 2503.11272 v1; OCR text).
 
-Catalog: ../shared/claims/seed002_sparse_retrieval.md (entries E01-E37, derived D1-D2).  Statements marked
+Catalog: seed002_sparse_retrieval.md (not shipped; see docs/sources.md) (entries E01-E37, derived D1-D2).  Statements marked
 [R] in the catalog are rebuilt from the proofs because the OCR lost the display; the claims say so.
 Modules, grouped by topic:
 

@@ -1,7 +1,7 @@
 """Seed 004 (Edelman thesis), Chapter 4 "Variable Creation" + Appendix A: capacity of attention heads,
 sparse variable creation, and the log T sample complexity (Edelman, Goel, Kakade, Zhang, ICML 2022).
 
-Catalog: ../shared/claims/thesis_ch4_variable_creation.md (entries E1-E35).  Modules, by topic:
+Catalog: thesis_ch4_variable_creation.md (not shipped; see docs/sources.md) (entries E1-E35).  Modules, by topic:
 
 * ``definitions``         E1, E4, E5, E21        Def 4.1, Cor A.3, the head definitions, Sec 4.5
 * ``generalization``      E2, E3                 Thm A.4 by Monte Carlo; exact Dudley on the interval class
