@@ -22,7 +22,7 @@ from kernels import Activation, chi, sign_vectors, subsets_of_size, wht
 from kernels.hinge_opt import hinge_min_l2_ball
 from kernels.population_gradient import neuron_table, population_gradient
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from .fourier_basics import GapDefinition
 
@@ -217,12 +217,20 @@ _B7_PRINTED = RecoveryStatement(radius=lambda g: g / 2 * (1 - SHRINK), text="||g
     mutants=[
         Mutant("radius-gamma", "noise up to gamma instead of gamma/2 (corners at gamma(1 - 1e-9))",
                replace(_B7_PRINTED, radius=lambda g: g * (1 - SHRINK), text="||e|| < gamma")),
-        Mutant("radius-just-above", "noise up to (gamma/2)(1 + 1e-9): the bound gamma/2 is tight",
-               replace(_B7_PRINTED, radius=lambda g: g / 2 * (1 + SHRINK), text="||e|| <= (gamma/2)(1 + 1e-9)")),
+        Mutant("radius-just-above", "noise up to (gamma/2)(1 + 1e-9): factor 1 + 1e-9 beyond the sharpness 1 - 1e-9 "
+               "of part radius; the tight instance (n = 5, all-ones w, S = {0, 1}) rejects it",
+               replace(_B7_PRINTED, radius=lambda g: g / 2 * (1 + SHRINK), text="||e|| <= (gamma/2)(1 + 1e-9)"),
+               near_boundary=True, part="radius"),
+        Mutant("gap-min-min", "hypothesis: min over S^- minus MIN (not max) over S^+ of the coefficients > 0",
+               replace(_B7_PRINTED, gap=GapDefinition("min", "min")), origin="second-reader"),
         Mutant("relaxed-gap", "hypothesis Gamma (max over S, App. B.3.1) > 0 instead of the Definition 5.4 gap",
                replace(_B7_PRINTED, gap=RELAXED_GAMMA)),
         Mutant("signed-top-k", "top-k of g itself instead of |g| (the sign of the gradient matters)",
                replace(_B7_PRINTED, rank="signed")),
+    ],
+    parts=[
+        Part("recovery", "the k indices of largest |g_i(w)| are exactly S"),
+        Part("radius", "it suffices that ||g(w) - gbar(w)||_inf < gamma/2", inequality=True),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -274,6 +282,16 @@ def check_prop_b7(statement: RecoveryStatement, p, ctx) -> Verdict:
     (gamma/2)(1 + 1e-9).  relaxed-gap: Gamma > 0 admits neurons where only one relevant coordinate
     stands out, and recovery of all of S fails.  signed-top-k: for the all-ones LTF the relevant
     entries of gbar are negative, so the largest signed entries are irrelevant ones.
+    Second reader: gap-min-min (min over S^+ in place of max) admits neurons whose largest S^+
+    coefficient exceeds the smallest S^- one; at e = 0 an irrelevant |gbar_i| = |h^(S+i)| then beats a
+    relevant one, so recovery fails (the check finds such neurons among the random families).
+
+    Notes
+    -----
+    Sharpness of the part "radius": per instance, the statement's radius divided by the critical radius
+    (min_S |gbar_i| - max_{not S} |gbar_i|)/2 at which the worst corner ties.  Since |gbar_i| =
+    |h^(S xor i)|, the critical radius is gamma/2 on every instance: the ratio is 1 - 1e-9 everywhere,
+    the bound is exactly tight (no search needed beyond the worst corner, which is extremal over the box).
     """
     ev = Evidence("gt", rigor=Rigor.EXACT)
     rng = ctx.rng("neurons")
@@ -295,6 +313,12 @@ def check_prop_b7(statement: RecoveryStatement, p, ctx) -> Verdict:
         for j in range(2):
             signs = pick.choice(np.array([-1, 1]), nr.n)
             corners.append((f"random {j}", [r * int(s) for s in signs]))
+        # sharpness of the part "radius": the statement's radius over the critical radius at which the
+        # worst corner first ties (min_S |gbar_i| - max_{not S} |gbar_i|) / 2; equal to gamma/2 here
+        true_gap = min(abs(a) for a, t in zip(gbar, rel) if t) - max(abs(a) for a, t in zip(gbar, rel) if not t)
+        if true_gap > 0:
+            ev.sharpness({"family": nr.family, "n": nr.n, "k": nr.k, "S": nr.mask, "draw": nr.draw, "gamma": gamma},
+                         r / (true_gap / 2), part="radius")
         for name, e in corners:
             g = [a + b for a, b in zip(gbar, e)]
             score = [abs(v) for v in g] if statement.rank == "abs" else g
@@ -319,9 +343,15 @@ class ProofStepStatement:
     threshold: Callable[[Fraction, Fraction], Fraction]
     grad_sign: int
     text: str = ""
+    #: True: check Proposition B.7's conclusion itself (top-k(|g|) = S at e = 0 and the worst corner of the
+    #: printed box ||e|| < gamma/2) instead of the threshold step; the statement of a proof-gap
+    conclusion: bool = False
+    radius: Callable[[Fraction], Fraction] = staticmethod(lambda g: g / 2 * (1 - SHRINK))
 
 
 _STEP_PRINTED = ProofStepStatement(threshold=lambda g, m: g / 2, grad_sign=+1, text="t = gamma/2; gbar_i = +h^(S xor i)")
+_STEP_STATEMENT = ProofStepStatement(threshold=lambda g, m: g / 2, grad_sign=-1, conclusion=True,
+                                     text="Prop. B.7's conclusion: top-k(|g|) = S whenever ||g - gbar|| < gamma/2")
 _STEP_CORRECTED = ProofStepStatement(threshold=lambda g, m: m + g / 2, grad_sign=-1,
                                      text="t = max_{S+} |h^(S+)| + gamma/2; gbar_i = -h^(S xor i)")
 
@@ -331,17 +361,22 @@ _STEP_CORRECTED = ProofStepStatement(threshold=lambda g, m: m + g / 2, grad_sign
     source=SOURCE,
     label="Proposition B.7 (proof step)",
     entry="E18",
-    title="Proof of Prop. B.7: |g_i| > gamma/2 on S and < gamma/2 off S (false unless h^(S+) = 0)",
+    title="Proof of Prop. B.7: |g_i| > gamma/2 on S and < gamma/2 off S (false unless h^(S+) = 0; the proposition holds)",
     lines=[(3325, 3331)],
-    printed=_STEP_PRINTED,
+    printed=_STEP_STATEMENT,
+    proof_step=_STEP_PRINTED,
     corrected=_STEP_CORRECTED,
+    parts=[Part("recovery", "Prop. B.7: the k indices of largest |g_i| are exactly S when ||g - gbar||_inf < gamma/2")],
+    severity=Severity.CONSTANT,
     mutants=[
+        Mutant("conclusion-radius-just-above", "the conclusion with noise up to (gamma/2)(1 + 1e-9)",
+               replace(_STEP_STATEMENT, radius=lambda g: g / 2 * (1 + SHRINK)), origin="second-reader"),
         Mutant("threshold-plus-gamma", "t = max|h^(S+)| + gamma (instead of + gamma/2)",
                replace(_STEP_CORRECTED, threshold=lambda g, m: m + g, text="t = max|h^(S+)| + gamma")),
         Mutant("gradient-sign-dropped", "gbar_i = +h^(S xor {i}) (the printed sign) with the corrected threshold",
                replace(_STEP_CORRECTED, grad_sign=+1)),
     ],
-    expect=Status.ERRATUM,
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=_B7_PARAMS,
     tiers=_B7_TIERS,
@@ -380,8 +415,19 @@ def check_prop_b7_proof_step(statement: ProofStepStatement, p, ctx) -> Verdict:
     ---------
     Exact (integer spectra and kernel sums below 2^53, Fractions; see thesis_ch5.prop_B.7).
 
+    Proof-gap model (verdict contract): printed = Proposition B.7's conclusion, checked by the same
+    function on the same neurons (it holds); proof_step = the printed threshold step (it fails, witness
+    below); corrected = the threshold max|h^(S+)| + gamma/2 with the sign restored (it holds).
+
+    Correction
+    ----------
+    Compare against t = max_{S+} |h^(S+)| + gamma/2, not gamma/2: |g_i| > t on S and < t off S; and
+    gbar_i = -h^(S xor {i}) (the minus sign is lost between the displays).  The proposition stands.
+
     Mutants
     -------
+    conclusion-radius-just-above (second reader): the conclusion with the box widened to
+    (gamma/2)(1 + 1e-9) fails at the worst corner of the tight instance (margin -gamma 1e-9).
     threshold-plus-gamma: at the worst corner min_S |g_i| = max|h^(S+)| + gamma/2 + gamma 1e-9/2 is
     below t.  gradient-sign-dropped: gbar_i = -h^(S xor i) differs from +h^(S xor i) wherever the
     coefficient is non-zero (for the all-ones LTF, h^({1}) = 3/16).
@@ -409,6 +455,12 @@ def check_prop_b7_proof_step(statement: ProofStepStatement, p, ctx) -> Verdict:
         t = statement.threshold(gamma, m)
         r = gamma / 2 * (1 - SHRINK)
         base = {"family": nr.family, "n": nr.n, "k": nr.k, "S": nr.mask, "draw": nr.draw, "gamma": gamma, "threshold": t}
+        if statement.conclusion:
+            for name, e in (("e = 0", [Fraction(0)] * nr.n), ("worst corner", worst_corner(gbar, rel, statement.radius(gamma)))):
+                g = [a + b for a, b in zip(gbar, e)]
+                ev.add(dict(base, threshold="none", part=f"conclusion top-k(|g|) = S, {name}"),
+                       min(abs(v) for v, q in zip(g, rel) if q) - max(abs(v) for v, q in zip(g, rel) if not q), 0)
+            continue
         ok_all = True
         for name, e in (("e = 0", [Fraction(0)] * nr.n), ("worst corner", worst_corner(gbar, rel, r))):
             g = [a + b for a, b in zip(gbar, e)]
