@@ -13,8 +13,10 @@ from kernels import Activation, fourier_spectrum, popcounts, wht
 from kernels.cube import sign_vectors
 from kernels.population_gradient import neuron_table, population_gradient
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 # ---------------------------------------------------------------------------------------------
 # E1. (B.1) orthogonality of parities and (B.2) the Fourier expansion
@@ -45,6 +47,17 @@ _B1_PRINTED = OrthogonalityStatement(gram=lambda S, T: int(S == T), coeff_scale=
                OrthogonalityStatement(gram=lambda S, T: int(S & ~T == 0), coeff_scale=_B1_PRINTED.coeff_scale)),
         Mutant("no-normalisation", "f^(S) = sum_x f(x) chi_S(x), without the factor 2^-n",
                OrthogonalityStatement(gram=_B1_PRINTED.gram, coeff_scale=lambda n: Fraction(1))),
+        Mutant("gram-same-size", "E[chi_S chi_S'] = 1[|S| = |S'|] (the symmetric-function confusion)",
+               OrthogonalityStatement(gram=lambda S, T: int(bin(S).count("1") == bin(T).count("1")),
+                                      coeff_scale=_B1_PRINTED.coeff_scale), origin="second-reader"),
+        Mutant("scale-2^-(n-1)", "f^(S) = 2^{-(n-1)} sum_x f(x) chi_S(x)",
+               OrthogonalityStatement(gram=_B1_PRINTED.gram, coeff_scale=lambda n: Fraction(1, 2 ** (n - 1))),
+               origin="second-reader"),
+    ],
+    parts=[
+        Part("orthogonality", "E_x[chi_S chi_S'] = E_{D_S}[chi_S' y] = 1[S' = S]  (B.1)"),
+        Part("expansion", "f = sum_S f^(S) chi_S with f^(S) = E[f chi_S]  (B.2)"),
+        Part("uniqueness", "the expansion is unique (the 2^n characters are a basis)"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -83,10 +96,16 @@ def check_parity_orthogonality(statement: OrthogonalityStatement, p, ctx) -> Ver
     Exact: integers and Fractions throughout (int64 transforms with the overflow guard of
     kernels.wht; |f| <= 8 so 2^n * 8 < 2^63 for every admissible n).
 
+    Parts: orthogonality is (a); the expansion is (b); uniqueness follows from (a), since a Gram
+    matrix equal to the identity makes the 2^n characters linearly independent, hence a basis of the
+    2^n-dimensional space of functions (checked for n <= n_gram_max).  E_{D_S}[chi_S' y] is the same
+    quantity as E[chi_S chi_S'] since y = chi_S(x) under D_S.  Identities only: no sharpness.
+
     Mutants
     -------
     gram-subset (1[S subset S']) disagrees already at n = 1 (S = {}, S' = {1}); no-normalisation
-    (c_n = 1) reconstructs 2^n f instead of f.
+    (c_n = 1) reconstructs 2^n f instead of f.  Second reader: 1[|S| = |S'|] is false at n = 2 for
+    S = {1}, S' = {2} (E[x1 x2] = 0); 2^{-(n-1)} reconstructs 2f (n = 1).
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("random-f")
@@ -127,10 +146,19 @@ def check_parity_orthogonality(statement: OrthogonalityStatement, p, ctx) -> Ver
 
 @dataclass(frozen=True)
 class CountingStatement:
-    """bound(tau) is the claimed maximum of #{S : |q^(S)| >= tau} over queries q: {±1}^n -> [-1, 1]."""
+    """#{S : |q^(S)| >= tau} <= const / tau^exponent for queries q: {±1}^n -> [-1, 1] (printed 1/tau^2)."""
 
-    bound: Callable[[Fraction], Fraction]
-    text: str
+    const: Fraction = Fraction(1)
+    exponent: Fraction = Fraction(2)
+    text: str = "1/tau^2"
+
+    def holds_for(self, count: int, tau: Fraction) -> tuple:
+        """(lhs, rhs) of count^d tau^p <= const^d with exponent = p/d, exact in Fractions."""
+        p_, d = self.exponent.numerator, self.exponent.denominator
+        return Fraction(count) ** d * tau**p_, self.const**d
+
+    def ratio(self, count: int, tau: Fraction) -> float:
+        return count * float(tau) ** float(self.exponent) / float(self.const)
 
 
 def _bent_inner_product(n: int) -> np.ndarray:
@@ -162,9 +190,24 @@ def _query_family(n: int, rng: np.random.Generator):
     entry="E2",
     title="A query in [-1,1] correlates above tau with at most 1/tau^2 parities",
     lines=[(2984, 2986), (917, 917)],
-    printed=CountingStatement(bound=lambda t: 1 / (t * t), text="1/tau^2"),
-    mutants=[Mutant("one-over-tau", "bound 1/tau instead of 1/tau^2", CountingStatement(bound=lambda t: 1 / t, text="1/tau"))],
-    expect=Status.CONFIRMED,
+    printed=CountingStatement(),
+    mutants=[
+        Mutant("one-over-tau", "bound 1/tau instead of 1/tau^2", CountingStatement(exponent=Fraction(1), text="1/tau")),
+        Mutant("near-const-0.99", "constant 1 -> 0.99 (0.99/tau^2); the sharpness is exactly 1, attained by the bent "
+               "inner-product function at tau = 2^{-n/2} (2^n coefficients of that size)",
+               CountingStatement(const=Fraction(99, 100), text="0.99/tau^2"), near_boundary=True, part="count",
+               origin="second-reader"),
+        Mutant("exponent-3/2", "bound 1/tau^{3/2}", CountingStatement(exponent=Fraction(3, 2), text="1/tau^(3/2)"),
+               origin="second-reader"),
+    ],
+    parts=[
+        Part("count", "a query q: {±1}^n -> [-1, 1] has |E[q chi_S]| > tau for at most 1/tau^2 parities S",
+             inequality=True),
+        Part("sq-lower-bound", "hence an SQ algorithm with T queries of tolerance tau needs T/tau^2 >= Omega(n^k)",
+             asserted=False, reason="an asymptotic lower bound over all SQ algorithms, with no constant; only the "
+             "counting fact it rests on is checkable (the implied C(n,k) tau^2 is reported in the details)"),
+    ],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("n_max", int, 2, 24, doc="queries are drawn for every n in [2, n_max]")],
     tiers={"quick": {"n_max": 14}, "full": {"n_max": 20}},
@@ -197,10 +240,18 @@ def check_sq_counting(statement: CountingStatement, p, ctx) -> Verdict:
     Exact: q = Q/M with integer Q; |q^(S)| >= tau is decided as |(HQ)[S]| * tau.denominator >=
     2^n M tau.numerator in integers.
 
+    The check counts |q^(S)| >= tau, a superset of the printed |q^(S)| > tau, so it tests a slightly
+    stronger statement.  Sharpness: the count times tau^2 is recorded per case (part "count"); the tight
+    instance is built, not searched for: the bent inner-product function at tau = 2^{-n/2} (even n) has
+    all 2^n coefficients equal to 2^{-n/2} in absolute value, so count tau^2 = 1 exactly (Parseval makes
+    1 the maximum).  Found: sharpness 1.0, first at n = 2, tau = 1/2 (a random sign function that is
+    bent: every n = 2 function with an odd number of -1 values is); the inner product reaches 1 at every even n.
+
     Mutants
     -------
     one-over-tau: the bent function at tau = 2^{-n/2} has 2^n coefficients of that size, more than
-    2^{n/2}; majority at n = 15, tau = 0.015 has 576 > 66.7.
+    2^{n/2}; majority at n = 15, tau = 0.015 has 576 > 66.7.  Second reader: 0.99/tau^2 and
+    1/tau^{3/2} both fail on the bent function at n = 2, tau = 1/2 (count 4 > 3.96 and > 2.83).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     rng = ctx.rng("queries")
@@ -212,7 +263,10 @@ def check_sq_counting(statement: CountingStatement, p, ctx) -> Verdict:
             H = np.abs(wht(np.asarray(Q, dtype=np.int64), backend=ctx.backend)).astype(object)
             for tau in taus:
                 count = int(np.count_nonzero(H * tau.denominator >= (1 << n) * M * tau.numerator))
-                ev.add({"n": n, "query": name, "tau": tau}, count, statement.bound(tau))
+                lhs, rhs = statement.holds_for(count, tau)
+                case = {"n": n, "query": name, "tau": tau, "count": count}
+                ev.add(case, lhs, rhs, part="aux: count^d tau^p vs const^d")
+                ev.sharpness(case, statement.ratio(count, tau), part="count")
         k = 3 if n >= 3 else 1
         implied[n] = {f"C(n,{k}) tau^2 at tau=1/8": float(Fraction(comb(n, k), 64))}
     ev.details["implied SQ lower bound on T (C(n,k) tau^2)"] = implied
@@ -239,6 +293,21 @@ class GapDefinition:
         return float(red[self.minus_reduce](minus) - red[self.plus_reduce](plus))
 
 
+@dataclass(frozen=True)
+class GapDefinitionStatement:
+    """Definition 5.4 as a reduction rule (``gap``: its largest admissible gamma is (reduce over S^-) of
+    |f^(S^-)| minus (reduce over S^+) of |f^(S^+)|), and the footnote's claim that Gamma with the
+    reductions ``footnote`` (min for the first max, max kept) gives the same notion."""
+
+    gap: GapDefinition = GapDefinition("min", "max")
+    footnote: GapDefinition = GapDefinition("min", "max")
+
+
+def _gamma_from_gradient(g_abs: np.ndarray, k: int, rule: GapDefinition) -> float:
+    red = {"min": np.min, "max": np.max}
+    return float(red[rule.minus_reduce](g_abs[:k]) - red[rule.plus_reduce](g_abs[k:]))
+
+
 def _random_weights(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
     if kind == "gaussian":
         return rng.standard_normal(n)
@@ -254,12 +323,21 @@ def _random_weights(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
     entry="E3",
     title="Fourier gap; the relaxed gap Gamma with min in place of max is Definition 5.4",
     lines=[(993, 993), (3717, 3725)],
-    printed=GapDefinition("min", "max"),
+    printed=GapDefinitionStatement(),
     mutants=[
         Mutant("min-over-supersets", "min over S^+ instead of max (the gap against the weakest superset)",
-               GapDefinition("min", "min")),
+               GapDefinitionStatement(gap=GapDefinition("min", "min"))),
         Mutant("max-over-subsets", "max over S^- instead of min (Gamma as printed in B.3.1, not Definition 5.4)",
-               GapDefinition("max", "max")),
+               GapDefinitionStatement(gap=GapDefinition("max", "max"))),
+        Mutant("footnote-unchanged", "Gamma as printed (max, max) already equals Definition 5.4's notion",
+               GapDefinitionStatement(footnote=GapDefinition("max", "max")), origin="second-reader"),
+        Mutant("footnote-second-max", "replacing the SECOND max by min gives Definition 5.4",
+               GapDefinitionStatement(footnote=GapDefinition("max", "min")), origin="second-reader"),
+    ],
+    parts=[
+        Part("definition", "gamma-Fourier gap: |f^(S^-)| >= |f^(S^+)| + gamma for every (k-1)-subset S^- and "
+             "(k+1)-superset S^+ (largest gamma = min over S^- minus max over S^+)"),
+        Part("footnote", "replacing the first max in Gamma_{sigma,k} by min gives the notion of Definition 5.4"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
@@ -270,7 +348,7 @@ def _random_weights(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
     tiers={"quick": {"n": 9, "draws": 6}, "full": {"n": 13, "draws": 20}},
     uses_backend=True,
 )
-def check_fourier_gap_definition(statement: GapDefinition, p, ctx) -> Verdict:
+def check_fourier_gap_definition(statement: GapDefinitionStatement, p, ctx) -> Verdict:
     """Definition 5.4 (Fourier gap) and the relaxed gap Gamma_{sigma,k} of App. B.3.1.
 
     Statement
@@ -299,11 +377,18 @@ def check_fourier_gap_definition(statement: GapDefinition, p, ctx) -> Verdict:
     <= 2^n u sum|terms|, so each side is within 2^n u and their difference within 2^{n+1} u; a factor
     2 covers the subtraction in the gap.  For the LTF (integer-valued h) both routes are exact.
 
+    Parts: "definition": the statement's reduction rule on the spectrum must equal the largest gamma
+    of the definition taken literally, min over all pairs (S^-, S^+) of |f^(S^-)| - |f^(S^+)| (a
+    brute-force pair loop).  "footnote": Gamma with the statement's footnote reductions, from the
+    exhaustive gradient kernel, must equal that same pairwise value.  Identities, no sharpness.
+
     Mutants
     -------
     min-over-supersets and max-over-subsets differ from Definition 5.4 whenever the degree-(k+1)
     (resp. degree-(k-1)) magnitudes are unequal, which random Gaussian LTFs give at once; for majority
-    they coincide, so the check uses non-symmetric neurons.
+    they coincide, so the check uses non-symmetric neurons.  Second reader: the footnote with Gamma
+    unchanged (max, max) or with the second max replaced (max, min) differs from the pairwise gamma
+    as soon as the |g_i|, i in S, (resp. i not in S) are unequal: a Gaussian ReLU neuron at k = 2.
     """
     n = p["n"]
     tol = 2.0 ** (n + 2) * 2.0**-53
@@ -320,8 +405,12 @@ def check_fourier_gap_definition(statement: GapDefinition, p, ctx) -> Verdict:
                     b = float(rng.uniform(-0.5, 0.5)) if law == "sign" else 0.0
                     table = neuron_table(w, b, h_act, backend="cpu")
                     spec_abs = np.abs(fourier_spectrum(table, backend=ctx.backend).coefficients())
-                    gap_def = statement(spec_abs, mask, n)
+                    # Definition 5.4 literally: the largest gamma with |f^(S^-)| >= |f^(S^+)| + gamma for every pair
+                    minus = [spec_abs[mask & ~(1 << i)] for i in range(k)]
+                    plus = [spec_abs[mask | (1 << i)] for i in range(k, n)]
+                    pairwise = float(min(a - b_ for a in minus for b_ in plus))
+                    case = {"activation": act_name, "w": law, "k": k, "draw": d}
+                    ev.add(dict(case, part="definition"), statement.gap(spec_abs, mask, n), pairwise)
                     g = np.abs(population_gradient(w, b, mask, h_act, backend=ctx.backend).g)
-                    gamma_min = float(g[:k].min() - g[k:].max())
-                    ev.add({"activation": act_name, "w": law, "k": k, "draw": d}, gap_def, gamma_min)
+                    ev.add(dict(case, part="footnote"), _gamma_from_gradient(g, k, statement.footnote), pairwise)
     return ev.verdict(backend=ctx.backend)
