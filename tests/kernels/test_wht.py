@@ -10,12 +10,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kernels import fourier_spectrum, popcounts, truth_table, wht, wht_inplace
-from kernels.backend import cuda_simulator_enabled
+from tests.cuda_support import cuda_test
 from kernels.cube import chi, mask_of, sign_vectors, subset_of
 from kernels.reference import wht_butterflies, wht_matrix
 from tests.strategies import cube_functions, subsets
 
-needs_sim = pytest.mark.skipif(not cuda_simulator_enabled(), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1 (or a GPU)")
 
 
 @given(cube_functions(max_n=9))
@@ -110,8 +109,7 @@ def test_truth_table_of_jitted_function_matches_python_loop():
     assert np.array_equal(table, [float(x[0] * x[1] + 2 * x[2]) for x in X])
 
 
-@needs_sim
-@pytest.mark.cuda
+@cuda_test
 @settings(max_examples=8)
 @given(cube_functions(max_n=7))
 def test_cuda_twin_equals_reference_int64(nf):
@@ -123,8 +121,7 @@ def test_cuda_twin_equals_reference_int64(nf):
     assert np.array_equal(a, wht_butterflies(f))
 
 
-@needs_sim
-@pytest.mark.cuda
+@cuda_test
 def test_cuda_twin_default_tiling_and_float64():
     from kernels.cuda.wht import wht_inplace_cuda
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernels import margin as K
-from kernels.backend import cuda_simulator_enabled
+from tests.cuda_support import cuda_test
 from kernels.groups import group_by_name
 from kernels.training.quadratic_margin import lr_schedule, train_quadratic_margin
 from proofs import max_margin as PR
@@ -165,8 +165,7 @@ def test_certificate_on_cyclic_construction():
     assert abs(c["normalized"] / K.cyclic_gamma(p) - 1) < 1e-12
 
 
-@pytest.mark.skipif(not cuda_simulator_enabled(), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1")
-@pytest.mark.cuda
+@cuda_test
 def test_trainer_cuda_matches_reference_under_simulator():
     kw = {"steps": 3, "lr": 0.05, "lr_double_at": (2,), "weight_decay": 1e-3, "seed": 5, "record_every": 1}
     a = train_quadratic_margin(K.cyclic_table(3), 2, backend="reference", **kw)
