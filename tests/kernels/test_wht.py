@@ -173,3 +173,38 @@ def test_memory_refused_before_allocation():
 
     with pytest.raises(ValueError, match=r"needs .*iB .* available"):
         require_cube_dim("n", 39)
+
+
+@cuda_test
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        pytest.param({"low_bits": 13}, r"'low_bits' must be an integer in \[1, 12\]", id="low-13"),
+        pytest.param({"cols": 6}, r"'cols' must be a power of 2", id="cols-6"),
+        pytest.param({"tpb": 96}, r"'tpb' must be a power of 2", id="tpb-96"),
+        pytest.param({"group_bits": 11, "cols": 4}, r"'group_bits' = 11 .* \[1, 10\]", id="tile-64KiB"),
+        pytest.param({"low_bits": 2, "cols": 8}, r"'cols' = 8 must be at most", id="cols-gt-low"),
+    ],
+)
+def test_cuda_tiling_is_validated(kw, match):
+    from kernels.cuda.wht import wht_inplace_cuda
+
+    a = np.zeros(16)
+    with pytest.raises(ValueError, match=match):
+        wht_inplace_cuda(a, **kw)
+    with pytest.raises(ValueError, match="power-of-2 length"):
+        wht_inplace_cuda(np.zeros(12))
+
+
+@cuda_test
+def test_cuda_twin_odd_schedules_float64_exact_on_integers():
+    """Several tilings (cols 1..4, uneven groups) on integer-valued float64: every sum is exact, so all agree."""
+    from kernels.cuda.wht import wht_inplace_cuda
+
+    f = np.random.default_rng(7).integers(-9, 10, size=1 << 9).astype(np.float64)
+    want = wht_butterflies(f)
+    for kw in ({"low_bits": 2, "group_bits": 3, "cols": 4, "tpb": 4}, {"low_bits": 4, "group_bits": 2, "cols": 1, "tpb": 2},
+               {"low_bits": 3, "group_bits": 5, "cols": 2, "tpb": 32}):
+        a = f.copy()
+        wht_inplace_cuda(a, **kw)
+        assert np.array_equal(a, want), kw
