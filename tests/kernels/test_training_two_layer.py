@@ -27,7 +27,7 @@ from kernels.training import n_params, parity_samples, train_polynet, train_two_
 from kernels.training.two_layer import _BODIES, EVAL_STEP, PRODUCT, _cpu_kernel
 
 F64 = np.dtype(np.float64)
-_, PREPARE, FORWARD, LOSS_SLOPE, BACKWARD, FINISH, LOAD = _BODIES[(F64, False)]
+_, PREPARE, FORWARD, LOSS_SLOPE, BACKWARD, FINISH, LOAD, _ = _BODIES[(F64, False)]
 
 ACTIVATIONS = [
     Activation.relu(),
