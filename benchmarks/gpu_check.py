@@ -86,6 +86,13 @@ def wall_seconds(fn, repeats: int = 1, warmup: bool = True) -> float:
     return best
 
 
+def timed(fn):
+    """(wall seconds, result) of one call of fn() (compile it first with a small warm-up call)."""
+    t0 = time.perf_counter()
+    res = fn()
+    return time.perf_counter() - t0, res
+
+
 def agree(cuda_value, cpu_value, **kw) -> dict:
     from kernels.cuda.agreement import agreement
 
@@ -257,9 +264,10 @@ def section_gf2(cfg, dry) -> dict:
 
     B, m, n = cfg["gf2"]
     bits = (np.random.default_rng(1).random((B, m, n)) < 0.5).astype(np.uint8)
-    t_gpu = wall_seconds(lambda: gf2_eliminate(bits, backend="cuda"))
-    t_cpu = wall_seconds(lambda: gf2_eliminate(bits, backend="cpu"))
-    a, b = gf2_eliminate(bits, backend="cuda"), gf2_eliminate(bits, backend="cpu")
+    for be in ("cuda", "cpu"):  # compile
+        gf2_eliminate(bits[:64], backend=be)
+    t_gpu, a = timed(lambda: gf2_eliminate(bits, backend="cuda"))
+    t_cpu, b = timed(lambda: gf2_eliminate(bits, backend="cpu"))
     fields = ("reduced", "rank", "pivots", "xors", "swaps", "bit_ops", "word_ops")
     ags = {f: agree(getattr(a, f), getattr(b, f), exact=True) for f in fields}
     return {"batch": B, "shape": [m, n], "gpu_s": t_gpu, "cpu_s": t_cpu, "speedup": t_cpu / t_gpu,
@@ -274,9 +282,10 @@ def section_population_gradient(cfg, dry) -> dict:
     rng = np.random.default_rng(2)
     w = rng.standard_normal(n) / np.sqrt(n)
     act = Activation.relu()
-    t_gpu = wall_seconds(lambda: population_gradient(w, 0.1, 0b111, act, backend="cuda"))
-    t_cpu = wall_seconds(lambda: population_gradient(w, 0.1, 0b111, act, backend="cpu"))
-    a, b = population_gradient(w, 0.1, 0b111, act, backend="cuda"), population_gradient(w, 0.1, 0b111, act, backend="cpu")
+    for be in ("cuda", "cpu"):  # compile (c = 8 low bits from n >= 8 on)
+        population_gradient(w[:9], 0.1, 0b111, act, backend=be)
+    t_gpu, a = timed(lambda: population_gradient(w, 0.1, 0b111, act, backend="cuda"))
+    t_cpu, b = timed(lambda: population_gradient(w, 0.1, 0b111, act, backend="cpu"))
     # means of 2^n terms |phi| <= sum|w| + |b| summed in different orders (not only FMA): error <= 2^n u M per
     # twin relative to the mean's scale; kernels.cuda.agreement scales by max(1, max|g|), so growth = 2 (2^n M / 2^n)
     M = float(np.abs(w).sum() + 0.1)
@@ -294,9 +303,10 @@ def section_readout(cfg, dry) -> dict:
     kw = dict(eta=0.05, steps=steps, seeds=np.arange(runs, dtype=np.uint64), batch=4, checkpoints=[steps])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        t_gpu = wall_seconds(lambda: readout_sgd(phi, y, backend="cuda", **kw))
-        t_cpu = wall_seconds(lambda: readout_sgd(phi, y, backend="cpu", **kw))
-        a, b = readout_sgd(phi, y, backend="cuda", **kw), readout_sgd(phi, y, backend="cpu", **kw)
+        for be in ("cuda", "cpu"):  # compile
+            readout_sgd(phi, y, backend=be, **dict(kw, steps=2, seeds=kw["seeds"][:2], checkpoints=[2]))
+        t_gpu, a = timed(lambda: readout_sgd(phi, y, backend="cuda", **kw))
+        t_cpu, b = timed(lambda: readout_sgd(phi, y, backend="cpu", **kw))
     depth = (steps + 1) * (r + 2) * (4 + rows)  # as argued in tests/kernels/test_readout_sgd.py
     ags = {f: agree(getattr(a, f), getattr(b, f), depth=depth) for f in ("u", "checkpoint_loss", "mean_loss", "online_loss")}
     return {"runs": runs, "rows": rows, "r": r, "steps": steps, "gpu_s": t_gpu, "cpu_s": t_cpu, "speedup": t_cpu / t_gpu,
@@ -310,9 +320,10 @@ def section_polynet(cfg, dry) -> dict:
     w0 = np.random.default_rng(4).choice(np.array([-1.0, 1.0]), size=(k, n1))
     kw = dict(steps=steps, seeds=np.arange(runs, dtype=np.uint64), lr=0.01, lr_mode="constant", batch=2,
               checkpoints=[steps])
-    t_gpu = wall_seconds(lambda: disjoint_polynet_sgd(w0, backend="cuda", **kw))
-    t_cpu = wall_seconds(lambda: disjoint_polynet_sgd(w0, backend="cpu", **kw))
-    a, b = disjoint_polynet_sgd(w0, backend="cuda", **kw), disjoint_polynet_sgd(w0, backend="cpu", **kw)
+    for be in ("cuda", "cpu"):  # compile
+        disjoint_polynet_sgd(w0, backend=be, **dict(kw, steps=2, seeds=kw["seeds"][:2], checkpoints=[2]))
+    t_gpu, a = timed(lambda: disjoint_polynet_sgd(w0, backend="cuda", **kw))
+    t_cpu, b = timed(lambda: disjoint_polynet_sgd(w0, backend="cpu", **kw))
     # online SGD over T steps: a perturbation can grow; report the per-run fraction within a tolerance of
     # depth 8 k n' B per step, growth T (linear growth of rounding noise over the run)
     depth = 8 * k * n1 * 2 * steps
@@ -366,6 +377,10 @@ def section_pytest(cfg, dry, timeout: float) -> dict:
             "timeout_s": timeout, "tail": tail}
 
 
+#: rough seconds each section needs on an H100 box, JIT included: a section is skipped (and recorded as
+#: such) when less budget than that is left, so the whole check stays within --budget-s plus one section
+ESTIMATE_S = {"env": 5, "wht": 90, "two_layer": 150, "gf2": 20, "population_gradient": 15, "readout_sgd": 25,
+              "disjoint_polynet": 25, "quadratic_margin": 40, "pytest": 45}
 SECTIONS = ["env", "wht", "two_layer", "gf2", "population_gradient", "readout_sgd", "disjoint_polynet",
             "quadratic_margin", "pytest"]
 
@@ -394,8 +409,9 @@ def run(*, dry: bool = False, budget_s: float = 400.0, out_dir: Path | None = No
         if only and name not in only:
             continue
         left = budget_s - (time.perf_counter() - T0)
-        if left <= (30 if name == "pytest" else 0):
-            log(f"{name}: skipped (budget of {budget_s:.0f} s spent)")
+        need = 0 if dry else ESTIMATE_S[name]
+        if left <= need:
+            log(f"{name}: skipped ({left:.0f} s of the {budget_s:.0f} s budget left, the section needs ~{need} s)")
             data["skipped"].append(name)
             path.write_text(json.dumps(data, indent=1, default=_json_default) + "\n")
             continue

@@ -104,10 +104,26 @@ def cuda_diagnosis() -> str:
 _WARNED = []
 
 
+def _has_numba_cuda() -> bool:
+    """True when numba.cuda is numba-cuda's target (the package numba_cuda), not numba's built-in one."""
+    import importlib.util
+
+    return importlib.util.find_spec("numba_cuda") is not None
+
+
 def resolve_backend(backend: str) -> str:
     """Map a requested backend name to the one that will run, or raise ValueError."""
     if backend not in BACKENDS:
         raise ValueError(f"argument 'backend' must be one of {BACKENDS}, not {backend!r}")
+    if backend in ("auto", "cuda") and gpu_available() and not _has_numba_cuda():
+        msg = ("numba's built-in CUDA target is deprecated and cannot compile these kernels (max() in device code, "
+               "kernels/training/two_layer.py): install numba-cuda: pip install 'numba-cuda[cu12]'")
+        if backend == "cuda":
+            raise ValueError(f"argument 'backend' = 'cuda': {msg}")
+        if not _WARNED:
+            _WARNED.append(True)
+            warnings.warn(f"backend 'auto' runs on the CPU: {msg}", RuntimeWarning, stacklevel=2)
+        return "cpu"
     if backend == "auto":
         if gpu_available():
             return "cuda"
