@@ -27,8 +27,9 @@ def pytest_configure(config):
         from numba.cuda.core.errors import NumbaPerformanceWarning  # noqa: F401
     except Exception:
         pass
-    else:
-        config.addinivalue_line("filterwarnings", "ignore::numba.cuda.core.errors.NumbaPerformanceWarning")
+    else:  # the same three numba notes pyproject.toml ignores, in numba-cuda's own classes
+        for cls in ("NumbaPerformanceWarning", "NumbaPendingDeprecationWarning", "NumbaDeprecationWarning"):
+            config.addinivalue_line("filterwarnings", f"ignore::numba.cuda.core.errors.{cls}")
     # any other copy of the class (older numba-cuda layouts): by its message
     config.addinivalue_line("filterwarnings", r"ignore:Grid size \d+ will likely result in GPU under-utilization")
 
