@@ -19,6 +19,21 @@ settings.register_profile("explore", deadline=None, max_examples=300, suppress_h
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_configure(config):
+    """Ignore numba-cuda's performance notes (its NumbaPerformanceWarning is a class of its own, not
+    numba.NumbaPerformanceWarning): added here, not in pyproject.toml, because pytest refuses a
+    filterwarnings class it cannot import, and numba-cuda is an optional dependency."""
+    try:
+        from numba.cuda.core.errors import NumbaPerformanceWarning  # noqa: F401
+    except Exception:
+        pass
+    else:  # the same three numba notes pyproject.toml ignores, in numba-cuda's own classes
+        for cls in ("NumbaPerformanceWarning", "NumbaPendingDeprecationWarning", "NumbaDeprecationWarning"):
+            config.addinivalue_line("filterwarnings", f"ignore::numba.cuda.core.errors.{cls}")
+    # any other copy of the class (older numba-cuda layouts): by its message
+    config.addinivalue_line("filterwarnings", r"ignore:Grid size \d+ will likely result in GPU under-utilization")
+
+
 def pytest_report_header(config):
     import numba
     import numpy

@@ -2,14 +2,27 @@
 
 ``"auto"`` picks ``"cuda"`` only when numba.cuda sees a real GPU (never the simulator), else ``"cpu"``.
 The backend actually used is always returned to the caller so that it can be recorded: there is no
-silent fallback.  Asking for ``"cuda"`` without a GPU and without the simulator raises ValueError.
+silent fallback.  Asking for ``"cuda"`` without a GPU and without the simulator raises ValueError whose
+text says why (:func:`cuda_diagnosis`): no NVIDIA driver, no device, or a driver and a device but not
+the CUDA toolkit libraries numba-cuda compiles with (NVVM, NVRTC), which ``pip install numba-cuda[cu12]``
+(the project's ``[cuda]`` extra) provides.  ``"auto"`` on a machine with a GPU but no toolkit runs on
+the CPU and says so once in a RuntimeWarning (the GPU is there; the toolkit is not).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
+import warnings
 
-__all__ = ["BACKENDS", "cuda_simulator_enabled", "gpu_available", "resolve_backend"]
+__all__ = ["BACKENDS", "cuda_diagnosis", "cuda_simulator_enabled", "gpu_available", "resolve_backend"]
+
+TOOLKIT_HINT = (
+    "install the CUDA toolkit libraries that numba-cuda compiles with: pip install 'numba-cuda[cu12]' "
+    "(the project's [cuda] extra; it brings cuda-toolkit[nvcc,nvrtc] = the nvidia-cuda-nvcc-cu12 and "
+    "nvidia-cuda-nvrtc-cu12 wheels, with NVVM), or a system CUDA toolkit (CUDA_HOME)"
+)
 
 BACKENDS = ("auto", "reference", "cpu", "cuda")
 
@@ -33,15 +46,94 @@ def gpu_available() -> bool:
         return False
 
 
+def _driver_device_count() -> int | None:
+    """Devices the NVIDIA driver reports through libcuda (None: no driver library or cuInit fails)."""
+    try:
+        lib = ctypes.CDLL("libcuda.so.1") if os.name != "nt" else ctypes.WinDLL("nvcuda.dll")
+    except OSError:
+        return None
+    try:
+        if lib.cuInit(0) != 0:
+            return None
+        count = ctypes.c_int(0)
+        if lib.cuDeviceGetCount(ctypes.byref(count)) != 0:
+            return None
+        return int(count.value)
+    except Exception:  # pragma: no cover - exotic driver builds
+        return None
+
+
+def _toolkit_missing() -> list[str]:
+    """The toolkit libraries (NVVM, NVRTC) that numba-cuda cannot find ([] when both are found)."""
+    missing = []
+    for lib in ("nvvm", "nvrtc"):
+        found = False
+        try:
+            from cuda.pathfinder import load_nvidia_dynamic_lib
+
+            load_nvidia_dynamic_lib(lib)
+            found = True
+        except Exception:
+            found = ctypes.util.find_library(lib) is not None
+        if not found:
+            missing.append(lib.upper())
+    return missing
+
+
+def cuda_diagnosis() -> str:
+    """One sentence on why numba.cuda cannot run kernels here ('' when a GPU is usable or the simulator is on)."""
+    if cuda_simulator_enabled() or gpu_available():
+        return ""
+    try:
+        import numba.cuda  # noqa: F401
+    except Exception as exc:  # pragma: no cover - numba without any cuda module
+        return f"numba.cuda cannot be imported ({exc}); install numba-cuda: pip install 'numba-cuda[cu12]'"
+    count = _driver_device_count()
+    if count is None:
+        return "no NVIDIA driver is loaded here (libcuda not found or cuInit failed)"
+    if count == 0:
+        return "the NVIDIA driver is loaded but reports no CUDA device"
+    missing = _toolkit_missing()
+    if missing:
+        return (f"the NVIDIA driver sees {count} GPU(s), but the CUDA toolkit libraries {' and '.join(missing)} are "
+                f"missing, so numba-cuda cannot compile kernels: {TOOLKIT_HINT}")
+    return (f"the NVIDIA driver sees {count} GPU(s) but numba.cuda.is_available() is False; run "
+            "'python -c \"from numba import cuda; cuda.detect()\"' for numba-cuda's own diagnosis")
+
+
+_WARNED = []
+
+
+def _has_numba_cuda() -> bool:
+    """True when numba.cuda is numba-cuda's target (the package numba_cuda), not numba's built-in one."""
+    import importlib.util
+
+    return importlib.util.find_spec("numba_cuda") is not None
+
+
 def resolve_backend(backend: str) -> str:
     """Map a requested backend name to the one that will run, or raise ValueError."""
     if backend not in BACKENDS:
         raise ValueError(f"argument 'backend' must be one of {BACKENDS}, not {backend!r}")
+    if backend in ("auto", "cuda") and gpu_available() and not _has_numba_cuda():
+        msg = ("numba's built-in CUDA target is deprecated and cannot compile these kernels (max() in device code, "
+               "kernels/training/two_layer.py): install numba-cuda: pip install 'numba-cuda[cu12]'")
+        if backend == "cuda":
+            raise ValueError(f"argument 'backend' = 'cuda': {msg}")
+        if not _WARNED:
+            _WARNED.append(True)
+            warnings.warn(f"backend 'auto' runs on the CPU: {msg}", RuntimeWarning, stacklevel=2)
+        return "cpu"
     if backend == "auto":
-        return "cuda" if gpu_available() else "cpu"
+        if gpu_available():
+            return "cuda"
+        if not _WARNED and not cuda_simulator_enabled() and (_driver_device_count() or 0) > 0:
+            _WARNED.append(True)  # a GPU the toolkit cannot use: say so once, then run on the CPU
+            warnings.warn(f"backend 'auto' runs on the CPU: {cuda_diagnosis()}", RuntimeWarning, stacklevel=2)
+        return "cpu"
     if backend == "cuda" and not (gpu_available() or cuda_simulator_enabled()):
         raise ValueError(
-            "argument 'backend' = 'cuda' needs a CUDA GPU (none is visible to numba.cuda here) or the "
-            "simulator (set NUMBA_ENABLE_CUDASIM=1 before starting Python)"
+            f"argument 'backend' = 'cuda' needs a CUDA GPU that numba-cuda can use, or the simulator (set "
+            f"NUMBA_ENABLE_CUDASIM=1 before starting Python); here {cuda_diagnosis()}"
         )
     return backend

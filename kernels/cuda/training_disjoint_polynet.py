@@ -14,8 +14,6 @@ from ._launch import launch_per_run
 
 __all__ = ["launch_cuda"]
 
-_TPB = 64
-
 
 @cuda.jit
 def _sgd_cuda(W, S, G, XS, AUX, steps, seeds, batch, lr_mode, lrs, noises, checkpoints, record_all,
@@ -30,4 +28,4 @@ def _sgd_cuda(W, S, G, XS, AUX, steps, seeds, batch, lr_mode, lrs, noises, check
 def launch_cuda(args: list) -> None:
     """Copy the arrays to the device, run one thread per run, copy every array back in place."""
     runs = args[6].shape[0]
-    launch_per_run(_sgd_cuda, args, runs, _TPB)
+    launch_per_run(_sgd_cuda, args, runs)  # blocks of 32-128 threads, sized to spread over every SM

@@ -5,7 +5,8 @@ optimiser, evaluation and records) is the per-sample variant built by kernels/tr
 ``_build(F, batched=False)``, compiled here as a device function; the CPU twin runs the batched (gemm)
 variant of the same ``run_one`` on the same batches, so the two agree to rounding (both are tested
 against the numpy reference).  Each thread keeps its run's
-parameters, gradient, Adam moments and work rows in global memory (rows of the (runs, ...) arrays).
+parameters, gradient, Adam moments and work rows in global memory as column q of (P, runs) arrays
+(transposed by the launcher), so a warp's loads and stores of parameter p are coalesced.
 """
 
 from __future__ import annotations
@@ -18,13 +19,12 @@ from ._launch import launch_per_run
 
 __all__ = ["launch_two_layer_cuda"]
 
-_TPB = 64
 _KERNELS: dict = {}
 
 
 def _kernel(dtype: np.dtype):
     if dtype not in _KERNELS:
-        drive = _BODIES[(dtype, False)][0]
+        drive = _BODIES[(dtype, False)][7]  # drive_columns: the per-run state as columns (coalesced)
 
         @cuda.jit
         def train(TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs, wds,
@@ -44,4 +44,5 @@ def launch_two_layer_cuda(args: list, dtype: np.dtype) -> None:
     """Copy the arrays to the device, run one thread per run, copy every array back in place."""
     kernel = _kernel(np.dtype(dtype))
     runs = args[16].shape[0]
-    launch_per_run(kernel, args, runs, _TPB)
+    # theta, gradient, Adam moments, the sample's index row and the work rows travel as (..., runs)
+    launch_per_run(kernel, args, runs, columns=(0, 1, 2, 3, 4, 5))

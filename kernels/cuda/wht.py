@@ -1,5 +1,8 @@
 """numba.cuda Walsh-Hadamard transform, in place, float64 and int64 (twin of kernels/_wht_cpu.py).
 
+All index arithmetic is shifts and masks of power-of-two sizes (the launcher checks them): a 64-bit
+division or remainder by a run-time value is emulated on the GPU (dozens of instructions each).
+
 Schedule (the GPU analogue of the CPU's cache blocking, with shared memory as the cache):
 
 * low kernel: one thread block per contiguous segment of 2^low_bits entries, all stages of those bits
@@ -9,7 +12,9 @@ Schedule (the GPU analogue of the CPU's cache blocking, with shared memory as th
   32-byte sectors).
 
 With the defaults (low_bits = 12, group_bits = 9, cols = 8) a length-2^30 array takes three passes
-through device memory.  Kernels are built per (dtype, shared size) and cached in memory.
+through device memory.  Two passes of 15 bits would need 2^15 eight-byte entries on chip per block
+(256 KiB), more than the 227 KiB of shared memory an H100 block can opt in to, so a two-pass schedule
+needs register-resident tiles; that is not done here (three passes: at best about 3x a device copy).  Kernels are built per (dtype, shared size) and cached in memory.
 """
 
 from __future__ import annotations
@@ -39,21 +44,22 @@ def _low_kernel(dtype, bits: int, tpb: int):
     @cuda.jit
     def kernel(a):  # pragma: no cover - compiled
         sh = cuda.shared.array(shape=size, dtype=nbtype)
-        base = cuda.blockIdx.x * size
+        base = cuda.blockIdx.x << bits  # index math by shifts and masks only (no 64-bit division on the GPU)
         tid = cuda.threadIdx.x
         for e in range(tid, size, tpb):
             sh[e] = a[base + e]
         cuda.syncthreads()
-        h = 1
-        while h < size:
+        lh = 0
+        while lh < bits:
+            h = 1 << lh
             for q in range(tid, half, tpb):
-                i = (q // h) * 2 * h + q % h
+                i = ((q >> lh) << (lh + 1)) | (q & (h - 1))
                 x = sh[i]
                 y = sh[i + h]
                 sh[i] = x + y
                 sh[i + h] = x - y
             cuda.syncthreads()
-            h *= 2
+            lh += 1
         for e in range(tid, size, tpb):
             a[base + e] = sh[e]
 
@@ -67,6 +73,8 @@ def _high_kernel(dtype, bits: int, cols: int, tpb: int):
         return _KERNELS[key]
 
     rows = 1 << bits
+    lc = cols.bit_length() - 1  # cols = 2^lc (checked by the launcher)
+    cmask = cols - 1
     size = rows * cols
     nbfly = (rows >> 1) * cols
     nbtype = _numba_dtype(dtype)
@@ -74,30 +82,30 @@ def _high_kernel(dtype, bits: int, cols: int, tpb: int):
     @cuda.jit
     def kernel(a, lo):  # pragma: no cover - compiled
         sh = cuda.shared.array(shape=size, dtype=nbtype)
-        stride = 1 << lo
-        tiles_per_super = stride // cols
+        # tile t: super-block t >> (lo - lc) (2^(lo + bits) entries), columns (t mod 2^(lo - lc)) << lc
         t = cuda.blockIdx.x
-        base = (t // tiles_per_super) * (stride * rows) + (t % tiles_per_super) * cols
+        tmask = (1 << (lo - lc)) - 1
+        base = ((t >> (lo - lc)) << (lo + bits)) | ((t & tmask) << lc)
         tid = cuda.threadIdx.x
         for e in range(tid, size, tpb):
-            sh[e] = a[base + (e // cols) * stride + e % cols]
+            sh[e] = a[base + ((e >> lc) << lo) + (e & cmask)]
         cuda.syncthreads()
-        h = 1
-        while h < rows:
+        lh = 0
+        while lh < bits:
+            h = 1 << lh
             for q in range(tid, nbfly, tpb):
-                c = q % cols
-                p = q // cols
-                r = (p // h) * 2 * h + p % h
-                i = r * cols + c
-                j = i + h * cols
+                p = q >> lc
+                r = ((p >> lh) << (lh + 1)) | (p & (h - 1))
+                i = (r << lc) | (q & cmask)
+                j = i + (h << lc)
                 x = sh[i]
                 y = sh[j]
                 sh[i] = x + y
                 sh[j] = x - y
             cuda.syncthreads()
-            h *= 2
+            lh += 1
         for e in range(tid, size, tpb):
-            a[base + (e // cols) * stride + e % cols] = sh[e]
+            a[base + ((e >> lc) << lo) + (e & cmask)] = sh[e]
 
     _KERNELS[key] = kernel
     return kernel
@@ -119,16 +127,46 @@ def cuda_pass_schedule(n: int, low_bits: int = 12, group_bits: int = 9) -> list[
     return passes
 
 
+#: a tile holds at most 2^12 entries (32 KiB of 8-byte words): static shared memory must stay within the
+#: 48 KiB a block gets without the dynamic-shared-memory opt-in
+MAX_TILE_BITS = 12
+
+
+def _check_tiling(low_bits, group_bits, cols, tpb) -> None:
+    for name, v, lo, hi in (("low_bits", low_bits, 1, MAX_TILE_BITS), ("group_bits", group_bits, 1, MAX_TILE_BITS),
+                            ("tpb", tpb, 1, 1024), ("cols", cols, 1, 1 << MAX_TILE_BITS)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not lo <= v <= hi:
+            raise ValueError(f"argument '{name}' must be an integer in [{lo}, {hi}], not {v!r}")
+    for name, v in (("cols", cols), ("tpb", tpb)):
+        if v & (v - 1):
+            raise ValueError(f"argument '{name}' must be a power of 2 in [1, {1 << MAX_TILE_BITS if name == 'cols' else 1024}], "
+                             f"not {v}")
+    if cols > (1 << low_bits):
+        raise ValueError(f"argument 'cols' = {cols} must be at most 2^low_bits = {1 << low_bits}")
+    if group_bits + cols.bit_length() - 1 > MAX_TILE_BITS:
+        raise ValueError(f"argument 'group_bits' = {group_bits} with cols = {cols}: a tile of 2^group_bits x cols entries "
+                         f"must have at most 2^{MAX_TILE_BITS} (48 KiB static shared memory), so group_bits must be in "
+                         f"[1, {MAX_TILE_BITS - (cols.bit_length() - 1)}]")
+
+
 def wht_inplace_cuda(a, *, low_bits: int = 12, group_bits: int = 9, cols: int = 8, tpb: int = 256) -> None:
     """Transform ``a`` (host numpy array or numba device array, float64/int64, length 2^n) in place.
 
     ``low_bits``, ``group_bits``, ``cols`` and ``tpb`` set the tiling; the defaults suit a GPU, tests
-    under the simulator pass small values.  ``cols`` must not exceed 2^low_bits.
+    under the simulator pass small values.  ``low_bits``, ``group_bits`` in [1, 12]; ``cols`` and ``tpb``
+    powers of 2, ``cols`` <= 2^low_bits and 2^group_bits * cols <= 2^12 (tiles within 48 KiB of static
+    shared memory); ValueError otherwise.
     """
+    _check_tiling(low_bits, group_bits, cols, tpb)
     host = isinstance(a, np.ndarray)
+    if host and (a.ndim != 1 or a.dtype not in (np.float64, np.int64) or not a.flags.c_contiguous):
+        raise ValueError(f"argument 'a' must be a C-contiguous 1-D float64 or int64 array, not {a.dtype} {a.shape}")
+    length = int(a.shape[0])
+    if length < 1 or length & (length - 1):
+        raise ValueError(f"argument 'a' must have a power-of-2 length, not {length}")
     d = cuda.to_device(a) if host else a
     dtype = np.dtype(d.dtype)
-    n = int(d.shape[0]).bit_length() - 1
+    n = length.bit_length() - 1
     for lo, bits in cuda_pass_schedule(n, low_bits, group_bits):
         if bits == 0:
             continue

@@ -293,11 +293,16 @@ def _cuda_kernels():
         return _CUDA
     from numba import cuda
 
+    # ``flag[0]``: -1 while every parameter is finite, else the step t + 1 whose update made one non-finite
+    # (set by ``update``, as the CPU twin checks after every update).  Every kernel of a later step is then
+    # a no-op, so the parameters stay those after the diverging update, and the host needs to read the
+    # flag only where it synchronises anyway (record steps and the end).
+
     @cuda.jit
-    def activations(U, V, H, A):
+    def activations(U, V, H, A, flag):
         t = cuda.grid(1)
         m, n = U.shape
-        if t < n * n * m:
+        if flag[0] < 0 and t < n * n * m:
             ab = t // m
             i = t % m
             h = U[i, ab // n] + V[i, ab % n]
@@ -305,10 +310,10 @@ def _cuda_kernels():
             A[ab, i] = h * h
 
     @cuda.jit
-    def logits_softmax(mul, A, W, G, loss, marg):
+    def logits_softmax(mul, A, W, G, loss, marg, flag):
         ab = cuda.grid(1)
         m, n = W.shape
-        if ab < n * n:
+        if flag[0] < 0 and ab < n * n:
             buf = cuda.local.array(MAX_CUDA_ELEMENTS, dtype=numba.float64)
             lab = mul[ab // n, ab % n]
             for c in range(n):
@@ -319,10 +324,11 @@ def _cuda_kernels():
                     buf[c] += a * W[i, c]
             mx = -math.inf
             wrong = -math.inf
-            for c in range(n):
-                mx = max(mx, buf[c])
-                if c != lab:
-                    wrong = max(wrong, buf[c])
+            for c in range(n):  # Python's max(a, b) (= a unless b > a), written out
+                if buf[c] > mx:
+                    mx = buf[c]
+                if c != lab and buf[c] > wrong:
+                    wrong = buf[c]
             z = 0.0
             for c in range(n):
                 z += math.exp(buf[c] - mx)
@@ -334,10 +340,10 @@ def _cuda_kernels():
             G[ab, lab] -= inv
 
     @cuda.jit
-    def grad_w(A, G, gW):
+    def grad_w(A, G, gW, flag):
         t = cuda.grid(1)
         m, n = gW.shape
-        if t < m * n:
+        if flag[0] < 0 and t < m * n:
             i = t // n
             c = t % n
             s = 0.0
@@ -346,10 +352,10 @@ def _cuda_kernels():
             gW[i, c] = s
 
     @cuda.jit
-    def backprop(H, G, W, E):
+    def backprop(H, G, W, E, flag):
         t = cuda.grid(1)
         m, n = W.shape
-        if t < n * n * m:
+        if flag[0] < 0 and t < n * n * m:
             ab = t // m
             i = t % m
             d = 0.0
@@ -358,10 +364,10 @@ def _cuda_kernels():
             E[ab, i] = 2.0 * H[ab, i] * d
 
     @cuda.jit
-    def grad_uv(E, gU, gV):
+    def grad_uv(E, gU, gV, flag):
         t = cuda.grid(1)
         m, n = gU.shape
-        if t < m * n:
+        if flag[0] < 0 and t < m * n:
             i = t // n
             x = t % n
             su = 0.0
@@ -373,10 +379,12 @@ def _cuda_kernels():
             gV[i, x] = sv
 
     @cuda.jit
-    def update(U, V, W, gU, gV, gW, lam, eta, cost):
+    def update(U, V, W, gU, gV, gW, lam, eta, cost, flag, step):
         i = cuda.grid(1)
         m, n = U.shape
-        if i < m:
+        # skip only after an earlier step diverged: this step's own flag (step + 1) must not stop the other
+        # threads of this launch from updating their neurons (the CPU updates everything, then checks)
+        if (flag[0] < 0 or flag[0] > step) and i < m:
             sq = 0.0
             for j in range(n):
                 sq += U[i, j] * U[i, j] + V[i, j] * V[i, j] + W[i, j] * W[i, j]
@@ -386,6 +394,8 @@ def _cuda_kernels():
                 U[i, j] -= eta * (gU[i, j] + r * U[i, j])
                 V[i, j] -= eta * (gV[i, j] + r * V[i, j])
                 W[i, j] -= eta * (gW[i, j] + r * W[i, j])
+                if not (math.isfinite(U[i, j]) and math.isfinite(V[i, j]) and math.isfinite(W[i, j])):
+                    flag[0] = step + 1
 
     _CUDA.update(activations=activations, logits_softmax=logits_softmax, grad_w=grad_w, backprop=backprop,
                  grad_uv=grad_uv, update=update, cuda=cuda)
@@ -409,6 +419,7 @@ def _train_cuda(mul, U, V, W, etas, lam, record_every):
     marg = cuda.device_array(N)
     gU, gV, gW = (cuda.device_array((m, n)) for _ in range(3))
     cost = cuda.device_array(m)
+    flag = cuda.to_device(np.full(1, -1, dtype=np.int64))
     tpb = 128
 
     def blocks(count):
@@ -418,9 +429,13 @@ def _train_cuda(mul, U, V, W, etas, lam, record_every):
     rec_steps, losses, margins = [], [], []
     diverged = -1
     for t in range(steps + 1):
-        k["activations"][blocks(N * m), tpb](dU, dV, H, A)
-        k["logits_softmax"][blocks(N), tpb](dmul, A, dW, G, loss, marg)
+        k["activations"][blocks(N * m), tpb](dU, dV, H, A, flag)
+        k["logits_softmax"][blocks(N), tpb](dmul, A, dW, G, loss, marg, flag)
         if t % record_every == 0 or t == steps:
+            div = int(flag.copy_to_host()[0])
+            if div >= 0:  # an update since the last record diverged: as on the CPU, no record after it
+                diverged = div
+                break
             Uh, Vh, Wh = dU.copy_to_host(), dV.copy_to_host(), dW.copy_to_host()
             c = _neuron_costs(Uh, Vh, Wh)[1]
             rec_steps.append(t)
@@ -431,9 +446,9 @@ def _train_cuda(mul, U, V, W, etas, lam, record_every):
                 break
         if t == steps:
             break
-        k["grad_w"][blocks(m * n), tpb](A, G, gW)
-        k["backprop"][blocks(N * m), tpb](H, G, dW, E)
-        k["grad_uv"][blocks(m * n), tpb](E, gU, gV)
-        k["update"][blocks(m), tpb](dU, dV, dW, gU, gV, gW, lam, float(etas[t]), cost)
+        k["grad_w"][blocks(m * n), tpb](A, G, gW, flag)
+        k["backprop"][blocks(N * m), tpb](H, G, dW, E, flag)
+        k["grad_uv"][blocks(m * n), tpb](E, gU, gV, flag)
+        k["update"][blocks(m), tpb](dU, dV, dW, gU, gV, gW, lam, float(etas[t]), cost, flag, t)
     return (dU.copy_to_host(), dV.copy_to_host(), dW.copy_to_host(), np.array(rec_steps), np.array(losses),
             np.array(margins), diverged)

@@ -575,7 +575,22 @@ def _build(F, batched: bool):
         OUT[q, 2] = da
         OUT[q, 3] = done
 
-    return drive, prepare, forward, loss_and_slope, backward, finish_batch, load_sample
+    @register_jitable
+    def drive_columns(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss,
+                      opt, lrs, wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target,
+                      stop, record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
+        """``drive`` with the per-run state transposed (the CUDA layout): TH, GR, M1, M2 (P, R), XS (2n + 1, R),
+        WK (5r, R); run q is column q, so consecutive threads (runs) read consecutive addresses."""
+        ca, fa, da, done = run_one(TH[:, q], GR[:, q], M1[:, q], M2[:, q], XS[:, q], WK[:, q], XB[q], YB[q], HB[q], AB[q],
+                                   DB[q], n, r, code, params, support, seeds[q], steps, batch, loss, opt, lrs[q], wds[q],
+                                   schedule, beta1, beta2, eps, noises[q], train_size, tb, tu, tc, eval_every, n_eval,
+                                   target, stop, record_every, REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q])
+        OUT[q, 0] = ca
+        OUT[q, 1] = fa
+        OUT[q, 2] = da
+        OUT[q, 3] = done
+
+    return drive, prepare, forward, loss_and_slope, backward, finish_batch, load_sample, drive_columns
 
 
 #: (dtype, batched) -> the body's functions (drive first); batched=True is the CPU body, False the CUDA one

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kernels.backend import cuda_simulator_enabled
+from tests.cuda_support import cuda_test
 from kernels.gf2 import (
     gf2_eliminate,
     gf2_eliminate_packed,
@@ -192,8 +192,7 @@ def test_input_is_not_modified_and_deterministic():
         np.testing.assert_array_equal(getattr(a, f)[:20], getattr(ref, f), err_msg=f)
 
 
-@pytest.mark.cuda
-@pytest.mark.skipif(not cuda_simulator_enabled(), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1 (or a GPU)")
+@cuda_test
 def test_cuda_twin_equals_reference():
     rng = np.random.default_rng(5)
     bits = (rng.random((3, 7, 70)) < 0.4).astype(np.uint8)

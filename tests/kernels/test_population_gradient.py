@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 
 from kernels import Activation, fourier_spectrum
-from kernels.backend import cuda_simulator_enabled
+from tests.cuda_support import cuda_test
 from kernels.population_gradient import neuron_table, population_gradient
 from kernels.reference import neuron_table_ref, population_gradient_ref
 from tests.strategies import neurons
@@ -60,8 +60,7 @@ def test_deterministic_bit_for_bit():
     assert np.array_equal(a.g, b.g) and a.g0 == b.g0
 
 
-@pytest.mark.skipif(not cuda_simulator_enabled(), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1")
-@pytest.mark.cuda
+@cuda_test
 @settings(max_examples=6)
 @given(neurons(max_n=9))
 def test_cuda_twin_equals_cpu(args):

@@ -22,12 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernels.activations import Activation
-from kernels.backend import cuda_simulator_enabled, gpu_available
+from tests.cuda_support import cuda_test
 from kernels.training import n_params, parity_samples, train_polynet, train_two_layer
 from kernels.training.two_layer import _BODIES, EVAL_STEP, PRODUCT, _cpu_kernel
 
 F64 = np.dtype(np.float64)
-_, PREPARE, FORWARD, LOSS_SLOPE, BACKWARD, FINISH, LOAD = _BODIES[(F64, False)]
+_, PREPARE, FORWARD, LOSS_SLOPE, BACKWARD, FINISH, LOAD, _ = _BODIES[(F64, False)]
 
 ACTIVATIONS = [
     Activation.relu(),
@@ -260,7 +260,7 @@ def test_cpu_matches_numpy_reference(extra):
     _same(_run("cpu", **extra), _run("reference", **extra), exact=False)
 
 
-@pytest.mark.skipif(not (cuda_simulator_enabled() or gpu_available()), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1 (or a GPU)")
+@cuda_test
 @pytest.mark.filterwarnings("ignore:overflow encountered in scalar:RuntimeWarning")  # SplitMix64 wraps mod 2^64 by design
 @pytest.mark.parametrize("extra", [CONFIGS[0], CONFIGS[1], CONFIGS[3]], ids=["default", "adam", "finite"])
 def test_cuda_twin_matches_reference_and_cpu(extra):

@@ -10,12 +10,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kernels import fourier_spectrum, popcounts, truth_table, wht, wht_inplace
-from kernels.backend import cuda_simulator_enabled
+from tests.cuda_support import cuda_test
 from kernels.cube import chi, mask_of, sign_vectors, subset_of
 from kernels.reference import wht_butterflies, wht_matrix
 from tests.strategies import cube_functions, subsets
 
-needs_sim = pytest.mark.skipif(not cuda_simulator_enabled(), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1 (or a GPU)")
 
 
 @given(cube_functions(max_n=9))
@@ -110,8 +109,7 @@ def test_truth_table_of_jitted_function_matches_python_loop():
     assert np.array_equal(table, [float(x[0] * x[1] + 2 * x[2]) for x in X])
 
 
-@needs_sim
-@pytest.mark.cuda
+@cuda_test
 @settings(max_examples=8)
 @given(cube_functions(max_n=7))
 def test_cuda_twin_equals_reference_int64(nf):
@@ -123,8 +121,7 @@ def test_cuda_twin_equals_reference_int64(nf):
     assert np.array_equal(a, wht_butterflies(f))
 
 
-@needs_sim
-@pytest.mark.cuda
+@cuda_test
 def test_cuda_twin_default_tiling_and_float64():
     from kernels.cuda.wht import wht_inplace_cuda
 
@@ -176,3 +173,38 @@ def test_memory_refused_before_allocation():
 
     with pytest.raises(ValueError, match=r"needs .*iB .* available"):
         require_cube_dim("n", 39)
+
+
+@cuda_test
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        pytest.param({"low_bits": 13}, r"'low_bits' must be an integer in \[1, 12\]", id="low-13"),
+        pytest.param({"cols": 6}, r"'cols' must be a power of 2", id="cols-6"),
+        pytest.param({"tpb": 96}, r"'tpb' must be a power of 2", id="tpb-96"),
+        pytest.param({"group_bits": 11, "cols": 4}, r"'group_bits' = 11 .* \[1, 10\]", id="tile-64KiB"),
+        pytest.param({"low_bits": 2, "cols": 8}, r"'cols' = 8 must be at most", id="cols-gt-low"),
+    ],
+)
+def test_cuda_tiling_is_validated(kw, match):
+    from kernels.cuda.wht import wht_inplace_cuda
+
+    a = np.zeros(16)
+    with pytest.raises(ValueError, match=match):
+        wht_inplace_cuda(a, **kw)
+    with pytest.raises(ValueError, match="power-of-2 length"):
+        wht_inplace_cuda(np.zeros(12))
+
+
+@cuda_test
+def test_cuda_twin_odd_schedules_float64_exact_on_integers():
+    """Several tilings (cols 1..4, uneven groups) on integer-valued float64: every sum is exact, so all agree."""
+    from kernels.cuda.wht import wht_inplace_cuda
+
+    f = np.random.default_rng(7).integers(-9, 10, size=1 << 9).astype(np.float64)
+    want = wht_butterflies(f)
+    for kw in ({"low_bits": 2, "group_bits": 3, "cols": 4, "tpb": 4}, {"low_bits": 4, "group_bits": 2, "cols": 1, "tpb": 2},
+               {"low_bits": 3, "group_bits": 5, "cols": 2, "tpb": 32}):
+        a = f.copy()
+        wht_inplace_cuda(a, **kw)
+        assert np.array_equal(a, want), kw

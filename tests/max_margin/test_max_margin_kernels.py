@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernels import margin as K
-from kernels.backend import cuda_simulator_enabled
+from tests.cuda_support import cuda_test
 from kernels.groups import group_by_name
 from kernels.training.quadratic_margin import lr_schedule, train_quadratic_margin
 from proofs import max_margin as PR
@@ -165,11 +165,24 @@ def test_certificate_on_cyclic_construction():
     assert abs(c["normalized"] / K.cyclic_gamma(p) - 1) < 1e-12
 
 
-@pytest.mark.skipif(not cuda_simulator_enabled(), reason="CUDA twin runs under NUMBA_ENABLE_CUDASIM=1")
-@pytest.mark.cuda
+@cuda_test
 def test_trainer_cuda_matches_reference_under_simulator():
     kw = {"steps": 3, "lr": 0.05, "lr_double_at": (2,), "weight_decay": 1e-3, "seed": 5, "record_every": 1}
     a = train_quadratic_margin(K.cyclic_table(3), 2, backend="reference", **kw)
     b = train_quadratic_margin(K.cyclic_table(3), 2, backend="cuda", **kw)
     assert np.allclose(a.U, b.U, rtol=1e-10, atol=1e-13) and np.allclose(a.W, b.W, rtol=1e-10, atol=1e-13)
     assert np.allclose(a.loss, b.loss, rtol=1e-10) and np.allclose(a.normalized_margin, b.normalized_margin, rtol=1e-9)
+
+
+@cuda_test
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # the point of the test
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_trainer_cuda_detects_divergence_between_record_steps():
+    """Z_3 at lr = 50 diverges at step 8, between the records at 5 and 10: every twin must stop there
+    (the CUDA twin used to notice only at the next record step, 10, after recording a NaN loss)."""
+    kw = {"steps": 20, "lr": 50.0, "weight_decay": 1e-3, "seed": 0, "record_every": 5}
+    res = [train_quadratic_margin(K.cyclic_table(3), 2, backend=b, **kw) for b in ("reference", "cpu", "cuda")]
+    for r in res:
+        assert r.diverged_at == 8 and list(r.record_steps) == [0, 5], r
+        assert np.all(np.isfinite(r.loss))
+    assert not np.all(np.isfinite(res[2].U)) or not np.all(np.isfinite(res[2].W))

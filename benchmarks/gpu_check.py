@@ -1,0 +1,519 @@
+"""One-call check of every numba.cuda twin on a real GPU: ``PYTHONPATH=. python3 -m benchmarks.gpu_check``.
+
+Runs, in order, each in its own try/except (an error is recorded and the check goes on), with the JSON
+rewritten after every section (a kill leaves the sections done so far) and a global time budget
+(``--budget-s``, default 400 s; later sections are recorded as skipped):
+
+* env: GPU, driver, CUDA runtime, numba / numba-cuda versions, SM count, CPU cores;
+* wht: float64 and int64 at n = 27 and 30, device-resident, timed by CUDA events against a
+  device-to-device copy of the same bytes (targets: float64 n = 30 <= 2.5x the copy; int64 <= 1.2x
+  float64), agreement with the CPU twin (int64 bit for bit, float64 within kernels.cuda.agreement);
+* two_layer: the (30, 3) parity, width 100, batch 32, 10^4 runs, float32 and float64, run-steps/s of the
+  CUDA engine against the CPU engine on all cores (target >= 5x), agreement on a subset of runs;
+* gf2 (10^5 matrices, bit for bit), population_gradient (n = 26), readout_sgd, disjoint_polynet (4096
+  runs each), quadratic_margin (Z_23, Z_71): agreement and end-to-end times against the CPU twin;
+* pytest: ``python -m pytest -m cuda -x -q -p no:cacheprovider`` on the device (timeout, output tail).
+
+Compilation is excluded from every timing (one warm-up call first).  ``--dry-run`` runs the same code at
+tiny sizes (under the simulator when no GPU is visible: NUMBA_ENABLE_CUDASIM=1 must then be set before
+Python starts, which tests/test_gpu_check.py does).  The JSON goes to ``--out`` (a directory; default
+``$OUT``, else the current directory) as gpu_check.json; ``--write`` also stores
+benchmarks/gpu_results.json and regenerates benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+import traceback
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+T0 = time.perf_counter()
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')} +{time.perf_counter() - T0:6.1f}s] {msg}", flush=True)
+
+
+# ------------------------------------------------------------------------------------------------
+# timing
+# ------------------------------------------------------------------------------------------------
+
+
+def gpu_seconds(fn, repeats: int = 3) -> float:
+    """Best of ``repeats`` timings of fn() by CUDA events (fn launches device work; one untimed warm-up
+    call first, which also compiles).  The simulator's events are unreliable: wall time there."""
+    from numba import cuda
+
+    from kernels.backend import cuda_simulator_enabled
+
+    fn()
+    cuda.synchronize()
+    best = float("inf")
+    for _ in range(repeats):
+        if cuda_simulator_enabled():
+            t0 = time.perf_counter()
+            fn()
+            best = min(best, time.perf_counter() - t0)
+            continue
+        start, stop = cuda.event(), cuda.event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        best = min(best, cuda.event_elapsed_time(start, stop) / 1000.0)
+    return best
+
+
+def wall_seconds(fn, repeats: int = 1, warmup: bool = True) -> float:
+    if warmup:
+        fn()
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def timed(fn):
+    """(wall seconds, result) of one call of fn() (compile it first with a small warm-up call)."""
+    t0 = time.perf_counter()
+    res = fn()
+    return time.perf_counter() - t0, res
+
+
+def agree(cuda_value, cpu_value, **kw) -> dict:
+    from kernels.cuda.agreement import agreement
+
+    return agreement(cuda_value, cpu_value, **kw)
+
+
+# ------------------------------------------------------------------------------------------------
+# sizes
+# ------------------------------------------------------------------------------------------------
+
+FULL = {
+    "wht_n": (27, 30), "wht_repeats": 5, "pg_n": 26, "gf2": (100_000, 24, 48),
+    "readout": (4096, 256, 64, 2000), "polynet": (4096, 3, 8, 2000),
+    "two_layer": {"runs": 10_000, "gpu_steps": 200, "cpu_steps": 20, "check_runs": 256, "check_steps": 20},
+    "qm": ((23, 46, 400), (71, 142, 40)), "pytest_timeout": 240,
+}
+DRY = {
+    "wht_n": (8, 10), "wht_repeats": 1, "pg_n": 9, "gf2": (64, 5, 9),
+    "readout": (8, 6, 3, 5), "polynet": (4, 2, 2, 5),
+    "two_layer": {"runs": 4, "gpu_steps": 3, "cpu_steps": 3, "check_runs": 3, "check_steps": 3, "n": 10, "width": 5,
+                  "dtypes": ("float64",), "cpu_backend": "reference"},
+    # the dry run compares the two-layer CUDA twin with the numpy reference: compiling the CPU engine takes
+    # 30-50 s per dtype, over the dry run's time box; the GPU run always compares with the CPU engine
+    "qm": ((3, 2, 3),), "pytest_timeout": 120,
+}
+
+
+# ------------------------------------------------------------------------------------------------
+# sections
+# ------------------------------------------------------------------------------------------------
+
+
+def section_env(cfg, dry) -> dict:
+    import numba
+
+    from kernels.backend import cuda_diagnosis, cuda_simulator_enabled, gpu_available
+
+    out = {"python": platform.python_version(), "numpy": np.__version__, "numba": numba.__version__,
+           "cpu_cores": os.cpu_count(), "numba_threads": numba.get_num_threads(),
+           "simulator": cuda_simulator_enabled(), "gpu_available": gpu_available(), "diagnosis": cuda_diagnosis()}
+    try:
+        from importlib.metadata import version
+
+        out["numba_cuda"] = version("numba-cuda")
+    except Exception as exc:
+        out["numba_cuda"] = f"not installed ({exc})"
+    from numba import cuda
+
+    if not cuda_simulator_enabled():
+        dev = cuda.get_current_device()
+        out["gpu"] = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
+        out["compute_capability"] = list(dev.compute_capability)
+        out["sm_count"] = int(dev.MULTIPROCESSOR_COUNT)
+        try:
+            out["driver_cuda_version"] = list(cuda.cudadrv.driver.driver.get_version())
+        except Exception as exc:
+            out["driver_cuda_version"] = str(exc)
+        try:
+            out["runtime_cuda_version"] = list(cuda.runtime.get_version())
+        except Exception as exc:
+            out["runtime_cuda_version"] = str(exc)
+        free, total = cuda.current_context().get_memory_info()
+        out["gpu_memory_gib"] = round(total / 2**30, 1)
+        try:
+            smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm,memory.total",
+                                  "--format=csv,noheader"], capture_output=True, text=True, timeout=20)
+            out["nvidia_smi"] = smi.stdout.strip()
+        except Exception as exc:
+            out["nvidia_smi"] = str(exc)
+    else:
+        out["gpu"] = "CUDA simulator"
+    return out
+
+
+def _tiled(n: int, dtype, seed: int) -> np.ndarray:
+    """Length-2^n test data, fast to make at 2^30: 2^20 random values tiled with per-tile signs."""
+    rng = np.random.default_rng(seed)
+    m = min(n, 20)
+    base = rng.standard_normal(1 << m) if dtype == np.float64 else rng.integers(-8, 9, size=1 << m)
+    a = np.tile(base.astype(dtype), 1 << (n - m))
+    if n > m:
+        a.reshape(1 << (n - m), 1 << m)[rng.random(1 << (n - m)) < 0.5] *= -1
+    return a
+
+
+def section_wht(cfg, dry) -> dict:
+    from numba import cuda
+
+    from kernels._wht_cpu import wht_inplace_cpu
+    from kernels.cuda.wht import cuda_pass_schedule, wht_inplace_cuda
+
+    out = {}
+    for n in cfg["wht_n"]:
+        for dtype in (np.float64, np.int64):
+            key = f"n{n}_{np.dtype(dtype).name}"
+            log(f"wht {key}")
+            a = _tiled(n, dtype, n)
+            d = cuda.to_device(a)
+            copy = cuda.device_array_like(d)
+            t_wht = gpu_seconds(lambda: wht_inplace_cuda(d), cfg["wht_repeats"])
+            t_copy = gpu_seconds(lambda: copy.copy_to_device(d), cfg["wht_repeats"])
+            # agreement: transform a fresh copy once on each twin
+            d2 = cuda.to_device(a)
+            wht_inplace_cuda(d2)
+            got = d2.copy_to_host()
+            del d, d2, copy
+            ref = a.copy()
+            t_cpu = wall_seconds(lambda: wht_inplace_cpu(ref), 1, warmup=False)  # compiled by the n = small warm-up
+            # float64: n butterfly stages; each output's rounding error <= n u sum |a| (partial sums
+            # bounded by sum |a|): growth = sum |a| / max |result| turns that into kernels.cuda.agreement's scale
+            growth = float(np.sum(np.abs(a), dtype=np.float64)) / max(1.0, float(np.max(np.abs(ref)))) if dtype == np.float64 else 1.0
+            ag = agree(got, ref, depth=n, growth=growth)
+            out[key] = {"n": n, "dtype": np.dtype(dtype).name, "bytes": int(a.nbytes), "gpu_s": t_wht, "copy_s": t_copy,
+                        "ratio_to_copy": t_wht / t_copy, "passes": len(cuda_pass_schedule(n)), "cpu_s": t_cpu,
+                        "speedup_vs_cpu": t_cpu / t_wht, "agreement": ag}
+            del a, ref, got
+    big = max(cfg["wht_n"])
+    f, i = out.get(f"n{big}_float64"), out.get(f"n{big}_int64")
+    if f and i:
+        out["targets"] = {"float64_ratio_to_copy<=2.5": f["ratio_to_copy"] <= 2.5,
+                          "int64_over_float64<=1.2": i["gpu_s"] / f["gpu_s"] <= 1.2,
+                          "int64_over_float64": i["gpu_s"] / f["gpu_s"]}
+    return out
+
+
+def _two_layer(backend, runs, steps, dtype, kw):
+    from kernels.training.two_layer import train_two_layer
+
+    return train_two_layer(kw.get("n", 30), 3, width=kw.get("width", 100), seeds=np.arange(runs, dtype=np.uint64),
+                           steps=steps, batch=32, lr=0.05, eval_every=steps, n_eval=128, dtype=dtype, backend=backend)
+
+
+def section_two_layer(cfg, dry) -> dict:
+    c = cfg["two_layer"]
+    out = {}
+    for dtype in c.get("dtypes", ("float32", "float64")):
+        log(f"two_layer {dtype}: compile + agreement on {c['check_runs']} runs x {c['check_steps']} steps")
+        g = _two_layer("cuda", c["check_runs"], c["check_steps"], dtype, c)
+        cpu = c.get("cpu_backend", "cpu")
+        p = _two_layer(cpu, c["check_runs"], c["check_steps"], dtype, c)
+        # each parameter after T steps: a chain of ~T (n B + r) operations; the hinge loss is piecewise
+        # linear, so between kinks a perturbation grows at most linearly in T (growth T + 1).  A rounding
+        # difference can push one sample across the hinge (or ReLU) kink and change a run discretely:
+        # agreement counts the runs within tolerance; a few runs (<= 1%) may differ for that reason.
+        depth = c["check_steps"] * (c.get("n", 30) * 32 + c.get("width", 100))
+        # the CUDA body goes sample by sample, the CPU body by gemm: other summation orders, so a tolerance
+        # even under the simulator (exact=False)
+        tol = dict(depth=depth, growth=c["check_steps"] + 1, exact=False)
+        per_run = [agree(g.theta[q], p.theta[q], **tol)["ok"] for q in range(g.theta.shape[0])]
+        whole = agree(g.theta, p.theta, **tol)
+        frac = float(np.mean(per_run))
+        log(f"two_layer {dtype}: timing {c['runs']} runs (gpu {c['gpu_steps']} steps, cpu {c['cpu_steps']} steps)")
+        t_gpu = wall_seconds(lambda: _two_layer("cuda", c["runs"], c["gpu_steps"], dtype, c), 1, warmup=False)
+        t_cpu = wall_seconds(lambda: _two_layer(cpu, c["runs"], c["cpu_steps"], dtype, c), 1, warmup=False)
+        r_gpu = c["runs"] * c["gpu_steps"] / t_gpu
+        r_cpu = c["runs"] * c["cpu_steps"] / t_cpu
+        out[dtype] = {"cpu_backend": cpu, "runs": c["runs"], "gpu_steps": c["gpu_steps"], "cpu_steps": c["cpu_steps"], "gpu_s": t_gpu,
+                      "cpu_s": t_cpu, "gpu_run_steps_per_s": r_gpu, "cpu_run_steps_per_s": r_cpu, "speedup": r_gpu / r_cpu,
+                      "target_speedup>=5": r_gpu / r_cpu >= 5.0, "agreement": whole, "runs_within_tolerance": frac,
+                      "agreement_ok": frac >= 0.99,
+                      "discrete_equal": {f: float(np.mean(getattr(g, f) == getattr(p, f)))
+                                         for f in ("converged_at", "diverged_at", "steps_done")}}
+        out[dtype]["note"] = "gpu time includes host<->device copies of the state (end-to-end call)"
+    return out
+
+
+def section_gf2(cfg, dry) -> dict:
+    from kernels.gf2 import gf2_eliminate
+
+    B, m, n = cfg["gf2"]
+    bits = (np.random.default_rng(1).random((B, m, n)) < 0.5).astype(np.uint8)
+    for be in ("cuda", "cpu"):  # compile
+        gf2_eliminate(bits[:64], backend=be)
+    t_gpu, a = timed(lambda: gf2_eliminate(bits, backend="cuda"))
+    t_cpu, b = timed(lambda: gf2_eliminate(bits, backend="cpu"))
+    fields = ("reduced", "rank", "pivots", "xors", "swaps", "bit_ops", "word_ops")
+    ags = {f: agree(getattr(a, f), getattr(b, f), exact=True) for f in fields}
+    return {"batch": B, "shape": [m, n], "gpu_s": t_gpu, "cpu_s": t_cpu, "speedup": t_cpu / t_gpu,
+            "bit_for_bit": all(v["ok"] for v in ags.values()), "agreement": ags}
+
+
+def section_population_gradient(cfg, dry) -> dict:
+    from kernels.activations import Activation
+    from kernels.population_gradient import population_gradient
+
+    n = cfg["pg_n"]
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal(n) / np.sqrt(n)
+    act = Activation.relu()
+    for be in ("cuda", "cpu"):  # compile (c = 8 low bits from n >= 8 on)
+        population_gradient(w[:9], 0.1, 0b111, act, backend=be)
+    t_gpu, a = timed(lambda: population_gradient(w, 0.1, 0b111, act, backend="cuda"))
+    t_cpu, b = timed(lambda: population_gradient(w, 0.1, 0b111, act, backend="cpu"))
+    # means of 2^n terms |phi| <= sum|w| + |b| summed in different orders (not only FMA): error <= 2^n u M per
+    # twin relative to the mean's scale; kernels.cuda.agreement scales by max(1, max|g|), so growth = 2 (2^n M / 2^n)
+    M = float(np.abs(w).sum() + 0.1)
+    ag = agree(np.append(a.g, a.g0), np.append(b.g, b.g0), depth=2.0 ** n / 2.0 ** n * (n + 256), growth=2 * M, exact=False)
+    return {"n": n, "gpu_s": t_gpu, "cpu_s": t_cpu, "speedup": t_cpu / t_gpu, "agreement": ag}
+
+
+def section_readout(cfg, dry) -> dict:
+    from kernels.readout_sgd import readout_sgd
+
+    runs, rows, r, steps = cfg["readout"]
+    rng = np.random.default_rng(3)
+    phi = rng.standard_normal((rows, r)) / np.sqrt(r)
+    y = rng.choice(np.array([-1.0, 1.0]), rows)
+    kw = dict(eta=0.05, steps=steps, seeds=np.arange(runs, dtype=np.uint64), batch=4, checkpoints=[steps])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for be in ("cuda", "cpu"):  # compile
+            readout_sgd(phi, y, backend=be, **dict(kw, steps=2, seeds=kw["seeds"][:2], checkpoints=[2]))
+        t_gpu, a = timed(lambda: readout_sgd(phi, y, backend="cuda", **kw))
+        t_cpu, b = timed(lambda: readout_sgd(phi, y, backend="cpu", **kw))
+    depth = (steps + 1) * (r + 2) * (4 + rows)  # as argued in tests/kernels/test_readout_sgd.py
+    ags = {f: agree(getattr(a, f), getattr(b, f), depth=depth) for f in ("u", "checkpoint_loss", "mean_loss", "online_loss")}
+    return {"runs": runs, "rows": rows, "r": r, "steps": steps, "gpu_s": t_gpu, "cpu_s": t_cpu, "speedup": t_cpu / t_gpu,
+            "agreement_ok": all(v["ok"] for v in ags.values()), "agreement": ags}
+
+
+def section_polynet(cfg, dry) -> dict:
+    from kernels.training.disjoint_polynet import disjoint_polynet_sgd
+
+    runs, k, n1, steps = cfg["polynet"]
+    w0 = np.random.default_rng(4).choice(np.array([-1.0, 1.0]), size=(k, n1))
+    kw = dict(steps=steps, seeds=np.arange(runs, dtype=np.uint64), lr=0.01, lr_mode="constant", batch=2,
+              checkpoints=[steps])
+    for be in ("cuda", "cpu"):  # compile
+        disjoint_polynet_sgd(w0, backend=be, **dict(kw, steps=2, seeds=kw["seeds"][:2], checkpoints=[2]))
+    t_gpu, a = timed(lambda: disjoint_polynet_sgd(w0, backend="cuda", **kw))
+    t_cpu, b = timed(lambda: disjoint_polynet_sgd(w0, backend="cpu", **kw))
+    # online SGD over T steps: a perturbation can grow; report the per-run fraction within a tolerance of
+    # depth 8 k n' B per step, growth T (linear growth of rounding noise over the run)
+    depth = 8 * k * n1 * 2 * steps
+    per_run = [agree(a.w[q], b.w[q], depth=depth, growth=steps)["ok"] for q in range(runs)]
+    return {"runs": runs, "k": k, "n1": n1, "steps": steps, "gpu_s": t_gpu, "cpu_s": t_cpu, "speedup": t_cpu / t_gpu,
+            "runs_within_tolerance": float(np.mean(per_run)), "agreement_w": agree(a.w, b.w, depth=depth, growth=steps),
+            "diverged_at_equal": bool(np.array_equal(a.diverged_at, b.diverged_at))}
+
+
+def section_quadratic_margin(cfg, dry) -> dict:
+    from kernels import margin as K
+    from kernels.training.quadratic_margin import train_quadratic_margin
+
+    out = {}
+    for p, m, steps in cfg["qm"]:
+        kw = dict(steps=steps, lr=0.05, weight_decay=1e-4, seed=1, record_every=max(1, steps // 4))
+        log(f"quadratic_margin Z_{p}, m = {m}, {steps} steps")
+        tab = K.cyclic_table(p)
+        train_quadratic_margin(tab, m, backend="cuda", **dict(kw, steps=1))  # compile
+        t0 = time.perf_counter()
+        a = train_quadratic_margin(tab, m, backend="cuda", **kw)
+        t_gpu = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        b = train_quadratic_margin(tab, m, backend="cpu", **kw)
+        t_cpu = time.perf_counter() - t0
+        # full-batch GD, each step sums p^2 pairs x p labels x m neurons: depth p^2 m per step, growth = steps;
+        # the CUDA twin sums in another order than the CPU loops (exact=False even under the simulator)
+        depth = p * p * m
+        out[f"Z{p}"] = {"p": p, "m": m, "steps": steps, "gpu_s": t_gpu, "cpu_s": t_cpu, "speedup": t_cpu / t_gpu,
+                        "diverged_at": [a.diverged_at, b.diverged_at],
+                        "agreement": {x: agree(getattr(a, x), getattr(b, x), depth=depth, growth=steps + 1,
+                                                 exact=False) for x in ("U", "V", "W", "loss", "normalized_margin")}}
+    return out
+
+
+def section_pytest(cfg, dry, timeout: float) -> dict:
+    cmd = [sys.executable, "-m", "pytest", "-m", "cuda", "-x", "-q", "-p", "no:cacheprovider", "tests/kernels",
+           "tests/max_margin"]
+    if dry:  # the machinery only: collect one file's CUDA tests
+        cmd = cmd[:-2] + ["--collect-only", "tests/kernels/test_gf2.py"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=env)
+        tail = (proc.stdout + proc.stderr)[-4000:]
+        rc = proc.returncode
+    except subprocess.TimeoutExpired as exc:
+        tail = ((exc.stdout or b"").decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or ""))[-4000:]
+        rc = "timeout"
+    return {"command": " ".join(cmd[1:]), "returncode": rc, "seconds": time.perf_counter() - t0,
+            "timeout_s": timeout, "tail": tail}
+
+
+#: rough seconds each section needs on an H100 box, JIT included: a section is skipped (and recorded as
+#: such) when less budget than that is left, so the whole check stays within --budget-s plus one section
+ESTIMATE_S = {"env": 5, "wht": 90, "two_layer": 150, "gf2": 20, "population_gradient": 15, "readout_sgd": 25,
+              "disjoint_polynet": 25, "quadratic_margin": 40, "pytest": 45}
+SECTIONS = ["env", "wht", "two_layer", "gf2", "population_gradient", "readout_sgd", "disjoint_polynet",
+            "quadratic_margin", "pytest"]
+
+
+def run(*, dry: bool = False, budget_s: float = 400.0, out_dir: Path | None = None, only=None) -> dict:
+    cfg = DRY if dry else FULL
+    warnings.simplefilter("ignore")  # numba's performance notes (e.g. small grids in the dry run)
+    out_dir = Path(out_dir or os.environ.get("OUT") or ".")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "gpu_check.json"
+    data = {"title": "CUDA twins on a GPU (benchmarks.gpu_check)", "command": "python -m benchmarks.gpu_check --write",
+            "date": time.strftime("%Y-%m-%d %H:%M:%S"), "dry_run": dry, "budget_s": budget_s, "sections": {},
+            "errors": {}, "skipped": []}
+    fns = {"env": section_env, "wht": section_wht, "two_layer": section_two_layer, "gf2": section_gf2,
+           "population_gradient": section_population_gradient, "readout_sgd": section_readout,
+           "disjoint_polynet": section_polynet, "quadratic_margin": section_quadratic_margin}
+    if not dry:  # compile the CPU WHT once at a small size (its timing uses it without a warm-up)
+        try:
+            from kernels._wht_cpu import wht_inplace_cpu
+
+            wht_inplace_cpu(np.zeros(1 << 14))
+            wht_inplace_cpu(np.zeros(1 << 14, dtype=np.int64))
+        except Exception:
+            pass
+    for name in SECTIONS:
+        if only and name not in only:
+            continue
+        left = budget_s - (time.perf_counter() - T0)
+        need = 0 if dry else ESTIMATE_S[name]
+        if left <= need:
+            log(f"{name}: skipped ({left:.0f} s of the {budget_s:.0f} s budget left, the section needs ~{need} s)")
+            data["skipped"].append(name)
+            path.write_text(json.dumps(data, indent=1, default=_json_default) + "\n")
+            continue
+        log(f"{name}: start ({left:.0f} s of budget left)")
+        t0 = time.perf_counter()
+        try:
+            if name == "pytest":
+                res = section_pytest(cfg, dry, timeout=min(cfg["pytest_timeout"], left))
+            else:
+                res = fns[name](cfg, dry)
+            res["section_s"] = time.perf_counter() - t0
+            data["sections"][name] = res
+            log(f"{name}: done in {res['section_s']:.1f} s")
+        except Exception as exc:
+            data["errors"][name] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()[-3000:]}"
+            log(f"{name}: ERROR {type(exc).__name__}: {exc}")
+        path.write_text(json.dumps(data, indent=1, default=_json_default) + "\n")
+    data["total_s"] = time.perf_counter() - T0
+    data["summary"] = summary(data)
+    path.write_text(json.dumps(data, indent=1, default=_json_default) + "\n")
+    log(f"wrote {path}")
+    return data
+
+
+def _json_default(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    return str(x)
+
+
+def summary(data) -> list[str]:
+    s = data["sections"]
+    lines = []
+    w = s.get("wht", {}).get("targets")
+    if w:
+        lines.append(f"WHT: float64 ratio to copy <= 2.5: {w['float64_ratio_to_copy<=2.5']}; int64/float64 = "
+                     f"{w['int64_over_float64']:.2f} (<= 1.2: {w['int64_over_float64<=1.2']})")
+    for dt, r in s.get("two_layer", {}).items():
+        if isinstance(r, dict) and "speedup" in r:
+            lines.append(f"two-layer {dt}: {r['speedup']:.1f}x the CPU engine (>= 5: {r['target_speedup>=5']}); "
+                         f"runs within tolerance {r['runs_within_tolerance']:.3f}")
+    if "gf2" in s:
+        lines.append(f"GF(2): bit for bit {s['gf2']['bit_for_bit']}, {s['gf2']['speedup']:.1f}x CPU")
+    if data["errors"]:
+        lines.append("errors in: " + ", ".join(data["errors"]))
+    if data["skipped"]:
+        lines.append("skipped: " + ", ".join(data["skipped"]))
+    return lines
+
+
+def rows_for_results(data) -> tuple[list[dict], list[str], str]:
+    """(rows, notes, machine) for benchmarks/RESULTS.md."""
+    env = data["sections"].get("env", {})
+    machine = f"{env.get('gpu', '?')} ({env.get('nvidia_smi', '')}), numba-cuda {env.get('numba_cuda', '?')}, {env.get('cpu_cores')} CPU cores"
+    rows = []
+    for key, r in data["sections"].get("wht", {}).items():
+        if isinstance(r, dict) and "gpu_s" in r:
+            rows.append({"name": f"WHT {r['dtype']} n = {r['n']} (device-resident)", "seconds": r["gpu_s"],
+                         "ratio": r["ratio_to_copy"], "vs": "device-to-device copy", "agrees": r["agreement"]["ok"]})
+    for dt, r in data["sections"].get("two_layer", {}).items():
+        if isinstance(r, dict) and "speedup" in r:
+            rows.append({"name": f"two-layer engine {dt}, {r['runs']} runs", "seconds": r["gpu_s"],
+                         "run_steps_per_s": r["gpu_run_steps_per_s"], "ratio": r["speedup"], "vs": "CPU engine, all cores",
+                         "agrees": r["agreement_ok"]})
+    for name in ("gf2", "population_gradient", "readout_sgd", "disjoint_polynet"):
+        r = data["sections"].get(name)
+        if r and "speedup" in r:
+            ok = r.get("bit_for_bit", r.get("agreement_ok", r.get("agreement", {}).get("ok", r.get("runs_within_tolerance"))))
+            rows.append({"name": name, "seconds": r["gpu_s"], "ratio": r["speedup"], "vs": "CPU twin", "agrees": ok})
+    for key, r in data["sections"].get("quadratic_margin", {}).items():
+        if isinstance(r, dict) and "speedup" in r:
+            rows.append({"name": f"quadratic margin {key}", "seconds": r["gpu_s"], "ratio": r["speedup"], "vs": "CPU twin",
+                         "agrees": all(v["ok"] for v in r["agreement"].values())})
+    notes = list(data.get("summary", [])) + [
+        "ratio: CUDA speed-up over the comparator (WHT: time / copy time, lower is better).",
+        "Agreement: kernels/cuda/agreement.py (bit for bit for integer kernels; argued tolerance for floats)."]
+    return rows, notes, machine
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dry-run", action="store_true", help="tiny sizes (the simulator when no GPU is visible)")
+    ap.add_argument("--budget-s", type=float, default=400.0, help="skip the remaining sections after this many seconds")
+    ap.add_argument("--out", default=None, help="directory for gpu_check.json (default $OUT, else .)")
+    ap.add_argument("--only", nargs="*", choices=SECTIONS, help="run only these sections")
+    ap.add_argument("--write", action="store_true", help="store benchmarks/gpu_results.json and regenerate RESULTS.md")
+    args = ap.parse_args(argv)
+    data = run(dry=args.dry_run, budget_s=args.budget_s, out_dir=args.out, only=args.only)
+    for line in data["summary"]:
+        log(line)
+    if args.write:
+        from ._results_md import write_results_md
+
+        rows, notes, machine = rows_for_results(data)
+        res = {"title": data["title"], "command": data["command"], "date": data["date"], "machine": machine,
+               "repeats": FULL["wht_repeats"], "rows": rows, "notes": notes}
+        (HERE / "gpu_results.json").write_text(json.dumps(res, indent=1, default=_json_default) + "\n")
+        write_results_md()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
