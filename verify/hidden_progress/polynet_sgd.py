@@ -644,6 +644,123 @@ def check_azuma_step(statement: AzumaStep, p, ctx) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1)
+def _adversary_kernel():
+    """The numba kernel of :func:`adversarial_path` (compiled once per process)."""
+    import numba
+
+    @numba.njit(cache=False)
+    def run(X, y, w0, c, steps, switch, goal):
+        M, k, n1 = X.shape
+        w = w0.copy()
+        s = np.zeros((k, n1))
+        xi = np.sign(w0[:, 0])
+        rel = np.empty(steps)
+        irr = np.empty(steps)
+        smax = np.empty(steps)
+        wn = np.empty((k, n1))
+        sn = np.empty((k, n1))
+        best_w = np.empty((k, n1))
+        best_s = np.empty((k, n1))
+        inner = np.empty(k)
+        for t in range(steps):
+            norms = np.abs(w).sum(axis=1)
+            best = np.inf
+            found = False
+            for m in range(M):
+                for l in range(k):
+                    acc = 0.0
+                    for j in range(n1):
+                        acc += X[m, l, j] * w[l, j]
+                    inner[l] = acc
+                worst_s = 0.0
+                for i in range(k):
+                    po = 1.0
+                    pn = 1.0
+                    pg = 1.0
+                    for l in range(k):
+                        if l != i:
+                            po *= inner[l]
+                            pn *= norms[l]
+                            pg *= w[l, 0]
+                    eta = c / pn
+                    for j in range(n1):
+                        gh = -y[m] * po * X[m, i, j]
+                        g = -pg if j == 0 else 0.0
+                        wn[i, j] = w[i, j] - eta * gh
+                        sn[i, j] = s[i, j] + eta * (g - gh)
+                        if abs(sn[i, j]) > worst_s:
+                            worst_s = abs(sn[i, j])
+                if worst_s > 0.5:
+                    continue
+                if t >= switch:
+                    obj = worst_s
+                elif goal == 0:  # push the relevant weights down (Claim B.12), irrelevant ones up as a tie-break
+                    lo = np.inf
+                    tot = 0.0
+                    for i in range(k):
+                        v = xi[i] * wn[i, 0]
+                        if v < lo:
+                            lo = v
+                        for j in range(1, n1):
+                            tot += abs(wn[i, j])
+                    obj = lo - 1e-6 * tot
+                else:  # push one irrelevant weight up (Claim B.11)
+                    hi = 0.0
+                    for i in range(k):
+                        for j in range(1, n1):
+                            if abs(wn[i, j]) > hi:
+                                hi = abs(wn[i, j])
+                    obj = -hi
+                if obj < best:
+                    best = obj
+                    found = True
+                    best_w[:, :] = wn
+                    best_s[:, :] = sn
+            if not found:
+                return rel[:t], irr[:t], smax[:t], w, False
+            w[:, :] = best_w
+            s[:, :] = best_s
+            lo = np.inf
+            hi = 0.0
+            for i in range(k):
+                if xi[i] * w[i, 0] < lo:
+                    lo = xi[i] * w[i, 0]
+                for j in range(1, n1):
+                    if abs(w[i, j]) > hi:
+                        hi = abs(w[i, j])
+            rel[t] = lo
+            irr[t] = hi
+            smax[t] = np.abs(s).max()
+        return rel, irr, smax, w, True
+
+    return run
+
+
+@functools.lru_cache(maxsize=32)
+def adversarial_path(k: int, n1: int, T: int, delta: float, goal: str, switch: int):
+    """A worst-case SGD sample path (B = 1) from the all-ones init, on the martingale event.
+
+    At every step the next sample x is chosen among all 2^n points: among those that keep every
+    |s_{i,j}| <= 1/2 (the event of the proof), for the first ``switch`` steps the one that minimises
+    min_i xi_i w_{i,1} (goal "relevant", Claim B.12; tie-break: larger irrelevant weights) or
+    maximises max_{i, j>1} |w_{i,j}| (goal "irrelevant", Claim B.11); afterwards the one that keeps
+    max |s| smallest, so that the path can be continued on the event up to T.  Every sample has
+    probability 2^-n, so the path is a sample path of the theorem's SGD (positive probability).
+    Returns (rel, irr, smax, on_event): per step tau = 1..len, min_i xi_i w_{i,1}^(tau+1),
+    max_{j>1} |w_{i,j}^(tau+1)|, max |s^(tau)|; on_event = the path reached T steps on the event.
+    """
+    n = k * n1
+    M = 1 << n
+    X = (1.0 - 2.0 * ((np.arange(M)[:, None] >> np.arange(n)[None, :]) & 1)).reshape(M, k, n1)
+    y = np.prod(X[:, :, 0], axis=1)
+    c = adaptive_lr_constant(T, n, delta)
+    rel, irr, smax, _, ok = _adversary_kernel()(X, y, np.ones((k, n1)), float(c), int(T), int(switch),
+                                                  0 if goal == "relevant" else 1)
+    return rel, irr, smax, bool(ok)
+
+
+
 @dataclass(frozen=True)
 class IrrelevantBound:
     """For all t <= T + 1 and j > 1: |w_{i,j}^(t)| <= bound (on the event max |s| <= 1/2)."""
