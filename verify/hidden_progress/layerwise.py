@@ -705,14 +705,14 @@ _W21_CORRECTED = Width21Statement(Fraction(1, 2), Fraction(-1), Fraction(-2), "w
 
 
 def _w21_hypotheses(case) -> list[str]:
-    """Printed hypotheses of line 3849 a case violates: L = 3 (the construction), k in {1, 2, 3, 4}, S a
-    k-subset of [n] (n >= k)."""
+    """Printed hypotheses of line 3849 a case violates: L = 3 (the construction), n in {10, 20, 30},
+    k in {1, 2, 3, 4}, S a k-subset of [n]."""
     bad = []
     k, n = int(case.get("k", 0)), int(case.get("n", 0))
     if k not in (1, 2, 3, 4):
         bad.append("k in {1, 2, 3, 4}")
-    if n < k:
-        bad.append("n >= k")
+    if n not in (10, 20, 30):
+        bad.append("n in {10, 20, 30}")
     S = [int(v) for v in str(case.get("S", "[]")).strip("[]").split(",") if v.strip()]
     if len(S) != k or len(set(S)) != k or any(not 0 <= i < n for i in S):
         bad.append("S a k-subset of [n]")
@@ -776,7 +776,7 @@ def check_width_2_1(statement: Width21Statement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    For k = 1..4, n = k..n_max, S a seeded random k-subset: the construction z_1 = ((x_a + x_b)^2,
+    For k = 1..4, n = 10 (the printed n; it carries the witness) and n = k..n_max, S a seeded random k-subset: the construction z_1 = ((x_a + x_b)^2,
     (x_c + x_d)^2) (padded slots through the bias), z_2 = (z_11/2 + z_12/2 + b2)^2, f = u z_2 + c is
     evaluated exactly on the cube; it must have accuracy 1 (sign(f) = chi_S everywhere).  Without an
     output bias (c = None) both readout signs u and -u are tried.  A corrected statement must moreover
@@ -814,7 +814,8 @@ def check_width_2_1(statement: Width21Statement, p, ctx) -> Verdict:
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("subsets")
     for k in range(1, 5):
-        for n in range(k, p["n_max"] + 1):
+        # the printed input size n = 10 first (line 3849: n in {10, 20, 30}), then every n = k..n_max
+        for n in [10] + [m for m in range(k, p["n_max"] + 1) if m != 10]:
             S = sorted(int(v) for v in rng.choice(n, size=k, replace=False))
             mask = sum(1 << i for i in S)
             y = chi(mask, n).astype(np.int64)
