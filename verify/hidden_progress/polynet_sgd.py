@@ -37,7 +37,9 @@ from ..registry import (
     InvalidParameter,
     Mutant,
     Param,
+    Part,
     Rigor,
+    Severity,
     Status,
     Verdict,
     claim,
@@ -45,7 +47,7 @@ from ..registry import (
 from . import SOURCE
 from .recovery import clopper_pearson
 
-__all__ = ["horizon", "lower_envelope"]
+__all__ = ["adversarial_path", "horizon", "lower_envelope"]
 
 THM_ID = "thesis_ch5.thm_5.8"
 #: one-sided confidence of every statistical comparison in this module (fixed before any run)
@@ -644,97 +646,99 @@ def check_azuma_step(statement: AzumaStep, p, ctx) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 
 
+def _adversary_py(X, y, w0, c, steps, switch, goal):
+    """Per-step exhaustive greedy choice of the sample (see :func:`adversarial_path`); numba-compiled."""
+    M, k, n1 = X.shape
+    w = w0.copy()
+    s = np.zeros((k, n1))
+    xi = np.sign(w0[:, 0])
+    rel = np.empty(steps)
+    irr = np.empty(steps)
+    smax = np.empty(steps)
+    wn = np.empty((k, n1))
+    sn = np.empty((k, n1))
+    best_w = np.empty((k, n1))
+    best_s = np.empty((k, n1))
+    inner = np.empty(k)
+    for t in range(steps):
+        norms = np.abs(w).sum(axis=1)
+        best = np.inf
+        found = False
+        for m in range(M):
+            for l in range(k):
+                acc = 0.0
+                for j in range(n1):
+                    acc += X[m, l, j] * w[l, j]
+                inner[l] = acc
+            worst_s = 0.0
+            for i in range(k):
+                po = 1.0
+                pn = 1.0
+                pg = 1.0
+                for l in range(k):
+                    if l != i:
+                        po *= inner[l]
+                        pn *= norms[l]
+                        pg *= w[l, 0]
+                eta = c / pn
+                for j in range(n1):
+                    gh = -y[m] * po * X[m, i, j]
+                    g = -pg if j == 0 else 0.0
+                    wn[i, j] = w[i, j] - eta * gh
+                    sn[i, j] = s[i, j] + eta * (g - gh)
+                    if abs(sn[i, j]) > worst_s:
+                        worst_s = abs(sn[i, j])
+            if worst_s > 0.5:
+                continue
+            if t >= switch:
+                obj = worst_s
+            elif goal == 0:  # push the relevant weights down (Claim B.12), irrelevant ones up as a tie-break
+                lo = np.inf
+                tot = 0.0
+                for i in range(k):
+                    v = xi[i] * wn[i, 0]
+                    if v < lo:
+                        lo = v
+                    for j in range(1, n1):
+                        tot += abs(wn[i, j])
+                obj = lo - 1e-6 * tot
+            else:  # push one irrelevant weight up (Claim B.11)
+                hi = 0.0
+                for i in range(k):
+                    for j in range(1, n1):
+                        if abs(wn[i, j]) > hi:
+                            hi = abs(wn[i, j])
+                obj = -hi
+            if obj < best:
+                best = obj
+                found = True
+                best_w[:, :] = wn
+                best_s[:, :] = sn
+        if not found:
+            return rel[:t], irr[:t], smax[:t], w, False
+        w[:, :] = best_w
+        s[:, :] = best_s
+        lo = np.inf
+        hi = 0.0
+        for i in range(k):
+            if xi[i] * w[i, 0] < lo:
+                lo = xi[i] * w[i, 0]
+            for j in range(1, n1):
+                if abs(w[i, j]) > hi:
+                    hi = abs(w[i, j])
+        rel[t] = lo
+        irr[t] = hi
+        smax[t] = np.abs(s).max()
+    return rel, irr, smax, w, True
+
+
+
 @functools.lru_cache(maxsize=1)
 def _adversary_kernel():
-    """The numba kernel of :func:`adversarial_path` (compiled once per process)."""
+    """The numba kernel of :func:`adversarial_path` (compiled once, cached on disk)."""
     import numba
 
-    @numba.njit(cache=False)
-    def run(X, y, w0, c, steps, switch, goal):
-        M, k, n1 = X.shape
-        w = w0.copy()
-        s = np.zeros((k, n1))
-        xi = np.sign(w0[:, 0])
-        rel = np.empty(steps)
-        irr = np.empty(steps)
-        smax = np.empty(steps)
-        wn = np.empty((k, n1))
-        sn = np.empty((k, n1))
-        best_w = np.empty((k, n1))
-        best_s = np.empty((k, n1))
-        inner = np.empty(k)
-        for t in range(steps):
-            norms = np.abs(w).sum(axis=1)
-            best = np.inf
-            found = False
-            for m in range(M):
-                for l in range(k):
-                    acc = 0.0
-                    for j in range(n1):
-                        acc += X[m, l, j] * w[l, j]
-                    inner[l] = acc
-                worst_s = 0.0
-                for i in range(k):
-                    po = 1.0
-                    pn = 1.0
-                    pg = 1.0
-                    for l in range(k):
-                        if l != i:
-                            po *= inner[l]
-                            pn *= norms[l]
-                            pg *= w[l, 0]
-                    eta = c / pn
-                    for j in range(n1):
-                        gh = -y[m] * po * X[m, i, j]
-                        g = -pg if j == 0 else 0.0
-                        wn[i, j] = w[i, j] - eta * gh
-                        sn[i, j] = s[i, j] + eta * (g - gh)
-                        if abs(sn[i, j]) > worst_s:
-                            worst_s = abs(sn[i, j])
-                if worst_s > 0.5:
-                    continue
-                if t >= switch:
-                    obj = worst_s
-                elif goal == 0:  # push the relevant weights down (Claim B.12), irrelevant ones up as a tie-break
-                    lo = np.inf
-                    tot = 0.0
-                    for i in range(k):
-                        v = xi[i] * wn[i, 0]
-                        if v < lo:
-                            lo = v
-                        for j in range(1, n1):
-                            tot += abs(wn[i, j])
-                    obj = lo - 1e-6 * tot
-                else:  # push one irrelevant weight up (Claim B.11)
-                    hi = 0.0
-                    for i in range(k):
-                        for j in range(1, n1):
-                            if abs(wn[i, j]) > hi:
-                                hi = abs(wn[i, j])
-                    obj = -hi
-                if obj < best:
-                    best = obj
-                    found = True
-                    best_w[:, :] = wn
-                    best_s[:, :] = sn
-            if not found:
-                return rel[:t], irr[:t], smax[:t], w, False
-            w[:, :] = best_w
-            s[:, :] = best_s
-            lo = np.inf
-            hi = 0.0
-            for i in range(k):
-                if xi[i] * w[i, 0] < lo:
-                    lo = xi[i] * w[i, 0]
-                for j in range(1, n1):
-                    if abs(w[i, j]) > hi:
-                        hi = abs(w[i, j])
-            rel[t] = lo
-            irr[t] = hi
-            smax[t] = np.abs(s).max()
-        return rel, irr, smax, w, True
-
-    return run
+    return numba.njit(cache=True)(_adversary_py)
 
 
 @functools.lru_cache(maxsize=32)
@@ -773,19 +777,66 @@ def _on_event(rs: RunSet) -> np.ndarray:
     return (~res.diverged) & (res.max_martingale <= 0.5)
 
 
+_ADV_PARAMS = _PARAMS + [Param("adversary", str, doc="comma-separated kxn' sizes of the adversarial sample path ('' = none)")]
+
+
+def _adversary_sizes(claim_id: str, text: str) -> list[tuple[int, int]]:
+    out = []
+    for item in str(text).split(","):
+        if not item.strip():
+            continue
+        try:
+            k, n1 = (int(v) for v in item.strip().lower().split("x"))
+        except ValueError:
+            raise InvalidParameter(f"{claim_id}: argument 'adversary' needs comma-separated kxn' pairs, not {item!r}") from None
+        if not (1 <= k <= 4 and 2 <= n1 <= 4 and k * n1 <= 10):
+            raise InvalidParameter(f"{claim_id}: adversary size {item!r} needs 1 <= k <= 4, 2 <= n' <= 4, k n' <= 10")
+        out.append((k, n1))
+    return out
+
+
+def _adversary_switch(k: int, n1: int, T: int, delta: float) -> int:
+    """Steps of the adversarial phase: 3/a0 (a0 = 1/sqrt(2T log(2nT/delta))), about the time the
+    adversary needs to drive |s| to 1/2 and let the worst case develop; then the path stays on the event."""
+    L, _ = _log_terms(k, n1, T, delta)
+    return min(T, int(3 * math.sqrt(2 * T * L)))
+
+
+def _adv_case(k, n1, T, delta, ok, smax, tau=None):
+    case = {"k": k, "n'": n1, "B": 1, "T": T, "delta": delta, "init": "all-ones", "prod sign": 1,
+            "path": "adversarial samples (exhaustive choice per step)", "on the event up to T": ok,
+            "max_t |s| on the path": float(smax)}
+    if tau is not None:
+        case["tau"] = int(tau)
+    return case
+
+
+_ADV_TIERS = {"quick": dict(_TIERS["quick"], adversary="2x3"), "full": dict(_TIERS["full"], adversary="2x2,2x3,3x2"),
+              "gpu": dict(_TIERS["gpu"], adversary="2x2,2x3,3x2")}
+
+
 @claim(
     id="thesis_ch5.claim_B.11",
     source=SOURCE,
     label="Claim B.11",
     entry="E26",
-    title="Irrelevant weights stay below 3/2 along SGD (on the martingale event)",
+    title="Irrelevant weights stay below 3/2 along SGD (on the martingale event); tight on an adversarial path",
     lines=[(3608, 3614)],
     printed=IrrelevantBound(Fraction(3, 2)),
-    mutants=[Mutant("bound-1", "|w_{i,j}^(t)| <= |w_{i,j}^(1)| = 1 (no martingale slack)", IrrelevantBound(Fraction(1)))],
+    mutants=[
+        Mutant("bound-1", "|w_{i,j}^(t)| <= |w_{i,j}^(1)| = 1 (no martingale slack)", IrrelevantBound(Fraction(1))),
+        Mutant("bound-x0.998", "|w_{i,j}^(t)| <= 0.998 x 3/2 = 1.497: the bound times 0.998, just beyond the sharpness "
+               "1 - 6e-11 of the adversarial path; rejected there (k = 2, n' = 3: 1.49999)",
+               IrrelevantBound(Fraction(3, 2) * Fraction(998, 1000)), near_boundary=True, part="irrelevant"),
+        Mutant("bound-5/4", "|w_{i,j}^(t)| <= 5/4 (the slack 1/2 of |s| halved): accepted by the old checker, whose "
+               "random runs stay below 1.22", IrrelevantBound(Fraction(5, 4)), origin="second-reader"),
+    ],
+    parts=[Part("irrelevant", "on the event |s_{i,j}^(t)| <= 1/2: for all t <= T + 1 and j > 1, |w_{i,j}^(t)| <= 3/2",
+                inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.STATISTICAL,
-    params=_PARAMS,
-    tiers=_TIERS,
+    params=_ADV_PARAMS,
+    tiers=_ADV_TIERS,
     uses_backend=True,
 )
 def check_claim_B11(statement: IrrelevantBound, p, ctx) -> Verdict:
@@ -807,31 +858,46 @@ def check_claim_B11(statement: IrrelevantBound, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    On the runs of thesis_ch5.thm_5.8 (same seeds, sizes, horizon and rate), for each size: among
+    (R) On the runs of thesis_ch5.thm_5.8 (same seeds, sizes, horizon and rate), for each size: among
     the runs on the martingale event (measured: max_{t,i,j} |s_{i,j}^(t)| <= 1/2, not diverged), the
     largest max_{0 <= tau <= T} max_{i, j>1} |w_{i,j}| (tracked at every step by the kernel) must be
     <= the bound.  The proof's identity w^(T+1)_{i,j} - w^(1)_{i,j} = s^(T)_{i,j} (j > 1) is checked
     on every run within T 2^-50.  Pathwise: one violating run on the event refutes.
+    (A) Adversarial sample path (``adversary`` sizes, B = 1, all-ones init): at every step the sample
+    is chosen among all 2^n points to make max_{j>1} |w_{i,j}| largest while every |s| stays <= 1/2
+    (:func:`adversarial_path`), for 3/a0 steps, then to keep max |s| smallest up to T; the path is a
+    sample path of positive probability on the event; its largest irrelevant weight must be <= the bound.
 
     Exactness
     ---------
     Statistical in the sense of sampled paths (a pathwise statement can only be refuted by a run).
     Values are float64 accumulations of T updates of size <= a0 with |w| <= 2, so each is within
-    T 2^-52 <= 1.3e-8 (T <= 5.8e7, the gpu tier) of its exact value; the observed margin to 3/2 is about 0.3.
+    T 2^-52 <= 1.3e-8 (T <= 5.8e7, the gpu tier) of its exact value.
+
+    Sharpness
+    ---------
+    Random runs reach 1.22/1.5 = 0.81 at most (k = 3, n' = 2).  The adversarial path is the proof's
+    extremal case: every step moves s_{i,j} by exactly eta P = a0/2 in the direction of w_{i,j}^(1) (every
+    block aligned with sign w_l), so |w_{i,j}| climbs to 1 + (1/2 - O(a0)): ratio 1 - 6e-11 at k = 2, n' = 3
+    (quick; full: the same at (2, 2), (3, 2)).  The bound is tight.
 
     Mutants
     -------
     bound-1 (the martingale slack dropped): the irrelevant weights random-walk above 1 on every size.
+    bound-x0.998 (near-boundary, part irrelevant): 1.497 < 1.49999 on the adversarial path.
+    Second reader: bound-5/4 is false (the adversarial path, a positive-probability sample path on the
+    event, reaches 1.49999); the old checker accepted it (random runs stay below 1.22); rejected by (A).
     """
     ev = Evidence("le", rigor=Rigor.STATISTICAL)
     table = {}
-    for k, n1, batch in _sizes_within_budget(ctx.claim_id, p, p["delta"]):
+    delta = p["delta"]
+    for k, n1, batch in _sizes_within_budget(ctx.claim_id, p, delta):
         rs = _theorem_runs(p, ctx, k, n1, batch)
         res = rs.result
         event = _on_event(rs)
         worst = float(res.max_irrelevant[event].max()) if event.any() else 0.0
         ev.add({"k": k, "n'": n1, "B": batch, "T": rs.T, "runs on the event": int(event.sum()), "runs": len(rs.err)},
-               worst, statement.bound)
+               worst, statement.bound, part="irrelevant")
         drift = np.abs(res.w[:, :, 1:] - rs.W0[:, :, 1:] - res.martingale[:, :, 1:])
         gap = float(drift[~res.diverged].max()) if (~res.diverged).any() else 0.0
         ev.add({"part": "w^(T+1) - w^(1) = s^(T) on irrelevant coordinates", "k": k, "n'": n1, "B": batch,
@@ -841,7 +907,20 @@ def check_claim_B11(statement: IrrelevantBound, p, ctx) -> Verdict:
             "median over runs": round(float(np.median(res.max_irrelevant)), 4),
             "runs off the event": int((~event).sum()),
         }
+    adv = {}
+    for k, n1 in _adversary_sizes(ctx.claim_id, p["adversary"]):
+        T = horizon(k, n1, delta, p["eps"])
+        rel, irr, smax, ok = adversarial_path(k, n1, T, delta, "irrelevant", _adversary_switch(k, n1, T, delta))
+        if not ok:  # the path left no sample that keeps the event: not a path of the claim's hypothesis
+            adv[f"k={k}, n'={n1}"] = f"stopped at step {len(irr)}: no sample keeps |s| <= 1/2"
+            continue
+        tau = int(np.argmax(irr)) + 1
+        ev.add(_adv_case(k, n1, T, delta, ok, smax.max(), tau), float(irr.max()), statement.bound, part="irrelevant")
+        adv[f"k={k}, n'={n1}"] = {"T": T, "max |w_ij| (j > 1)": float(irr.max()), "at step": tau,
+                                  "max |s|": float(smax.max())}
     ev.details["irrelevant weights along the runs"] = table
+    if adv:
+        ev.details["adversarial sample path (all-ones init, B = 1)"] = adv
     return ev.verdict(backend=ctx.backend)
 
 
@@ -849,12 +928,17 @@ def check_claim_B11(statement: IrrelevantBound, p, ctx) -> Verdict:
 class RelevantGrowthBound:
     """xi_i w_{i,1}^(tau+1) >= lower_envelope(form, ...) for 0 <= tau <= T (one or several forms)."""
 
-    forms: tuple  # of (form, offset, exponent_shift): form "sqrt" (printed) or "linear" (B.20)
+    forms: tuple  # of (form, offset, exponent_shift, coef): form "sqrt" (printed) or "linear" (B.20)
     text: str = ""
 
 
-def lower_envelope(form: str, k: int, n1: int, T: int, delta: float, tau: int, *, offset: float = 0.5,
-                   shift: int = 1) -> float:
+#: the printed coefficients of the two envelopes: 1/(4 sqrt 2) (Claim B.12) and 1/2 ((B.20))
+SQRT_COEF = 1 / (4 * math.sqrt(2))
+LINEAR_COEF = 0.5
+
+
+def lower_envelope(form: str, k: int, n1: int, T: int, delta: float, tau, *, offset: float = 0.5,
+                   shift: int = 1, coef: float | None = None):
     """The lower bound on xi_i w_{i,1} after tau steps (the paper's t = tau + 1).
 
     "sqrt" (Claim B.12 as printed): offset + (1/(4 sqrt 2)) (3n'-2)^{-(k-shift)} sqrt(tau / log(nT/delta));
@@ -863,9 +947,11 @@ def lower_envelope(form: str, k: int, n1: int, T: int, delta: float, tau: int, *
     L, Lp = _log_terms(k, n1, T, delta)
     rho = float(3 * n1 - 2) ** (-(k - shift))
     if form == "sqrt":
-        return offset + rho / (4 * math.sqrt(2)) * math.sqrt(tau / Lp)
+        a = SQRT_COEF if coef is None else coef
+        return offset + a * rho * np.sqrt(tau / Lp) if isinstance(tau, np.ndarray) else offset + a * rho * math.sqrt(tau / Lp)
     if form == "linear":
-        return offset + 0.5 * rho * tau / math.sqrt(2 * T * L)
+        a = LINEAR_COEF if coef is None else coef
+        return offset + a * rho * tau / math.sqrt(2 * T * L)
     raise ValueError(f"unknown envelope form {form!r}")
 
 
@@ -876,20 +962,46 @@ def _envelope_margin(rs: RunSet, runs: np.ndarray, form, delta: float):
     xi_i w_{i,1} is >= its value at c_r, and is certainly violated if the minimum is below its value
     at c_{r-1} + 1 (the envelope increases with tau).
     """
-    name, offset, shift = form
+    name, offset, shift, coef = form
     cks = rs.result.checkpoints
     starts = np.concatenate([[0], cks[:-1] + 1])
-    lb_end = np.array([lower_envelope(name, rs.k, rs.n1, rs.T, delta, int(t), offset=offset, shift=shift) for t in cks])
-    lb_start = np.array([lower_envelope(name, rs.k, rs.n1, rs.T, delta, int(t), offset=offset, shift=shift) for t in starts])
+    lb_end = np.array([lower_envelope(name, rs.k, rs.n1, rs.T, delta, int(t), offset=offset, shift=shift, coef=coef) for t in cks])
+    lb_start = np.array([lower_envelope(name, rs.k, rs.n1, rs.T, delta, int(t), offset=offset, shift=shift, coef=coef)
+                         for t in starts])
     mins = rs.result.window_min_aligned[runs]  # (R', C, k)
     margin = float(np.min(mins - lb_end[None, :, None])) if mins.size else math.inf
+    # sharpness: the envelope at the window's start over the window minimum (a certified lower value of the ratio)
+    ratio = float(np.max(lb_start[None, :, None] / mins)) if mins.size else 0.0
     bad = mins < lb_start[None, :, None]
     witness = None
     if bad.any():
         r, c, i = (int(v) for v in np.argwhere(bad)[0])
         witness = {"window": [int(starts[c]), int(cks[c])], "block": i + 1, "min xi w_{i,1}": float(mins[r, c, i]),
                    "envelope at window start": float(lb_start[c])}
-    return margin, witness
+    return margin, witness, ratio
+
+
+_B12_PRINTED = RelevantGrowthBound((("sqrt", 0.5, 1, SQRT_COEF),), "Claim B.12 as printed: 1/2 + (1/(4 sqrt 2)) "
+                                   "(3n'-2)^{-(k-1)} sqrt((t-1)/log(nT/delta))")
+_B12_CORRECTED = RelevantGrowthBound((("linear", 0.5, 1, LINEAR_COEF),), "(B.20), what the proof derives: "
+                                     "(1/2)(1 + (3n'-2)^{-(k-1)} t/sqrt(2T log(2nT/delta)))")
+
+
+def _b12_hypotheses(case) -> list[str]:
+    """The hypotheses of Claim B.12 a case violates: the setting of Theorem 5.8 (k >= 1, n' >= 2, B >= 1,
+    +-1 init), prod_i sign w_{i,1}^(1) > 0, |s_{i,j}^(t)| <= 1/2 for every t < T (the event), 0 <= tau <= T."""
+    bad = []
+    if int(case.get("k", 0)) < 1 or int(case.get("n'", 0)) < 2 or int(case.get("B", 0)) < 1:
+        bad.append("k >= 1, n' >= 2, B >= 1")
+    if case.get("init") not in ("all-ones", "pm1+"):
+        bad.append("weights initialised in {+-1}")
+    if int(case.get("prod sign", 0)) <= 0:
+        bad.append("prod_i sign w_{i,1}^(1) > 0")
+    if case.get("on the event up to T") is not True or float(case.get("max_t |s| on the path", 1.0)) > 0.5:
+        bad.append("|s_{i,j}^(t)| <= 1/2 for all t < T (the martingale event)")
+    if "tau" in case and not 0 <= int(case["tau"]) <= int(case["T"]):
+        bad.append("t <= T + 1")
+    return bad
 
 
 @claim(
@@ -897,18 +1009,30 @@ def _envelope_margin(rs: RunSet, runs: np.ndarray, form, delta: float):
     source=SOURCE,
     label="Claim B.12",
     entry="E26",
-    title="Relevant weights grow: the printed sqrt(t-1) bound and the linear (B.20) bound along SGD",
+    title="Relevant weights grow: the printed sqrt(t-1) bound fails on an adversarial path of the event; (B.20) holds",
     lines=[(3616, 3642)],
-    printed=RelevantGrowthBound((("sqrt", 0.5, 1), ("linear", 0.5, 1)), "printed sqrt form and the proof's (B.20)"),
+    printed=_B12_PRINTED,
+    corrected=_B12_CORRECTED,
     mutants=[
         Mutant("exponent-k-2", "(3n'-2)^{-(k-2)} instead of (3n'-2)^{-(k-1)} in the printed bound",
-               RelevantGrowthBound((("sqrt", 0.5, 2),))),
-        Mutant("offset-1", "offset 1 instead of 1/2 (the martingale slack dropped)", RelevantGrowthBound((("sqrt", 1.0, 1),))),
+               RelevantGrowthBound((("sqrt", 0.5, 2, SQRT_COEF),))),
+        Mutant("offset-1", "offset 1 instead of 1/2 (the martingale slack dropped)",
+               RelevantGrowthBound((("sqrt", 1.0, 1, SQRT_COEF),))),
+        Mutant("B.20-x1.16", "(B.20) multiplied by 1.16 (offset 0.58, coefficient 0.58), just beyond the sharpness "
+               "0.868 = 1/1.152 of the adversarial path (k = 2, n' = 3, tau = 2.8e3), which rejects it",
+               RelevantGrowthBound((("linear", 0.5 * 1.16, 1, LINEAR_COEF * 1.16),)), near_boundary=True, part="growth"),
+        Mutant("B.20-exponent-k-2", "(B.20) with (3n'-2)^{-(k-2)}: at k = 2 the rate is a0/2 per step, the largest "
+               "possible drift (all blocks aligned), which the adversarial path stays below",
+               RelevantGrowthBound((("linear", 0.5, 2, LINEAR_COEF),)), origin="second-reader"),
     ],
-    expect=Status.CONFIRMED,
+    parts=[Part("growth", "for all t <= T + 1 and i in [k]: xi_i w_{i,1}^(t) = |w_{i,1}^(t)| >= 1/2 + (1/(4 sqrt 2)) "
+                "(3n'-2)^{-(k-1)} sqrt((t-1)/log(nT/delta)), on the event prod xi_j > 0 and |s| <= 1/2", inequality=True)],
+    severity=Severity.TYPO,
+    hypotheses=_b12_hypotheses,
+    expect=Status.ERRATUM,
     rigor=Rigor.STATISTICAL,
-    params=_PARAMS,
-    tiers=_TIERS,
+    params=_ADV_PARAMS,
+    tiers=_ADV_TIERS,
     uses_backend=True,
 )
 def check_claim_B12(statement: RelevantGrowthBound, p, ctx) -> Verdict:
@@ -919,10 +1043,12 @@ def check_claim_B12(statement: RelevantGrowthBound, p, ctx) -> Verdict:
     With xi_i = sign(w_{i,1}^(1)) and prod_j xi_j > 0, on the martingale event: for all t <= T + 1 and
     i in [k], xi_i w_{i,1}^(t) = |w_{i,1}^(t)| >= 1/2 + (1/(4 sqrt 2)) (3n'-2)^{-(k-1)} sqrt((t-1)/log(nT/delta)).
     The proof derives instead (B.20): xi_i w_{i,1}^(t+1) >= (1/2)(1 + (3n'-2)^{-(k-1)} t / sqrt(2T log(2nT/delta))).
+    Printed = the claim's display; corrected = (B.20).
 
     Hypotheses
     ----------
     The setting of Theorem 5.8; prod_i sign w_{i,1}^(1) > 0; |s_{i,j}^(t)| <= 1/2 for all t, i, j.
+    The claim is pathwise: every sample path on the event must satisfy it.
 
     Source
     ------
@@ -930,46 +1056,87 @@ def check_claim_B12(statement: RelevantGrowthBound, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    On the conditioned runs of thesis_ch5.thm_5.8 that lie on the martingale event: the kernel
-    records, between ~300 checkpoints c_r in [0, T] (geometric near 0, linear after), the window minimum
-    of xi_i w_{i,1}^(tau+1) over tau in (c_{r-1}, c_r] (every step is seen).  Each bound is
-    non-decreasing in tau, so it holds on a window when the minimum is >= its value at c_r; the
-    statement holds at a size when every window of every run certifies this (lhs = the smallest
-    certified margin, >= 0).  A violation is certified when a window minimum lies below the bound at
-    the window's start (that witness is shown).  Both the printed sqrt form and (B.20) are checked.
-    Reported: the range of t where the printed sqrt bound exceeds (B.20) (there the proof's bound does
-    not imply the printed one).
+    (A) Adversarial sample path first (``adversary`` sizes; B = 1, all-ones init, so prod xi = 1): at
+    every step the sample x is chosen among all 2^n points to make min_i xi_i w_{i,1} smallest (tie-break:
+    larger irrelevant weights, which slow the drift) among the samples that keep every |s_{i,j}| <= 1/2,
+    for 3/a0 steps, then to keep max |s| smallest until T (:func:`adversarial_path`); the path must
+    reach T on the event (else it is not a case of the hypothesis).  Every bound is compared with
+    min_i xi_i w_{i,1}^(tau+1) at every step tau = 1..T (the case at the worst tau is recorded).
+    (R) On the conditioned runs of thesis_ch5.thm_5.8 that lie on the martingale event: the kernel
+    records, between ~300 checkpoints c_r in [0, T], the window minimum of xi_i w_{i,1}^(tau+1) over
+    tau in (c_{r-1}, c_r]; each bound is non-decreasing in tau, so it holds on a window when the minimum
+    is >= its value at c_r (lhs = the smallest certified margin, >= 0); a violation is certified when a
+    window minimum lies below the bound at the window's start.
 
     Exactness
     ---------
-    Statistical in the sense of sampled paths; float64 trajectories (relative rounding < T 2^-52 <= 3e-9)
-    against margins >= 0.1; the envelopes are evaluated in float64 (relative error 1e-15).
+    Float64 paths (relative rounding < T 2^-52 <= 3e-9) against margins >= 0.1 (R) and a violation of
+    0.15 (A); the envelopes are evaluated in float64 (relative error 1e-15).
+
+    Sharpness
+    ---------
+    Lower bounds: ratio = bound / (xi_i w_{i,1}).  Random runs reach 0.93 (printed) at most.  The
+    adversarial path (search: exhaustive greedy choice of the sample at every step, the proof's
+    worst case of (B.18)-(B.20): s_{i,1} at -1/2, irrelevant weights up) reaches, at k = 2, n' = 3,
+    tau = 2807: min xi w = 0.689 < 0.836 = the printed bound (ratio 1.21: a violation), and 0.868 for
+    (B.20) (full tier: 0.75 at (2, 2), 0.59 at (3, 2)).
 
     Mutants
     -------
     exponent-k-2: the printed form with (3n'-2)^{-(k-2)} overtakes the trajectories early
     (certified violation).  offset-1: xi_i w_{i,1} dips below 1 in the first steps (noise).
+    B.20-x1.16 (near-boundary, part growth): 1.16 > 1/0.868; rejected by the adversarial path.
+    Second reader: B.20-exponent-k-2 claims drift a0/2 per step at k = 2 (the rho factor dropped); it
+    is false because the drift is eta_i |w_{j,1}| P_i/||w_j||_1 < a0/2 whenever an irrelevant weight is
+    nonzero, and the adversarial path is far below it (and the random runs at large tau).  The printed
+    claim itself was accepted by the old checker (random runs only).
+
+    Correction
+    ----------
+    Claim B.12 holds with the bound the proof derives, (B.20): xi_i w_{i,1}^(t+1) >= (1/2)(1 + (3n'-2)^{-(k-1)}
+    t/sqrt(2T log(2nT/delta))).  The printed sqrt form exceeds (B.20) for t < ~T/4 and fails there on
+    adversarial paths of the event.  Typo: the theorem uses (B.20) at t = T and is unaffected.
 
     Notes
     -----
-    The printed sqrt form is not weaker than (B.20) everywhere (as the catalog says): it exceeds (B.20)
-    for t up to about T/4 (table), so (B.20) does not prove it there; it still holds on every run,
-    because the trajectories grow much faster than either bound.
+    Why the printed form fails: on the event the adversary can hold s_{i,1} near -1/2 while the drift
+    grows at the (B.20) rate (a0/2)(3n'-2)^{-(k-1)} per step at worst; the printed sqrt(t) envelope exceeds
+    (B.20) for t < T log(2nT/delta)/(4 log(nT/delta)) ~ T/4.  Random runs never come close (their noise
+    averages out), which is why the old check, on random runs only, confirmed it.
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     delta = p["delta"]
+    adv = {}
+    for k, n1 in _adversary_sizes(ctx.claim_id, p["adversary"]):
+        T = horizon(k, n1, delta, p["eps"])
+        rel, irr, smax, ok = adversarial_path(k, n1, T, delta, "relevant", _adversary_switch(k, n1, T, delta))
+        if not ok:
+            adv[f"k={k}, n'={n1}"] = f"stopped at step {len(rel)}: no sample keeps |s| <= 1/2"
+            continue
+        taus = np.arange(1, len(rel) + 1, dtype=float)
+        row = {"T": T, "max |s|": float(smax.max())}
+        for name, offset, shift, coef in statement.forms:
+            env = lower_envelope(name, k, n1, T, delta, taus, offset=offset, shift=shift, coef=coef)
+            j = int(np.argmax(env / rel))
+            case = dict(_adv_case(k, n1, T, delta, ok, smax.max(), j + 1), form=name, offset=offset,
+                        exponent=f"-(k-{shift})", coef=coef)
+            ev.add(case, float(rel[j]), float(env[j]), part="growth")
+            row[f"{name}: worst tau, min xi w, bound"] = [j + 1, round(float(rel[j]), 4), round(float(env[j]), 4)]
+        adv[f"k={k}, n'={n1}"] = row
     table = {}
     plot_rs = None
     for k, n1, batch in _sizes_within_budget(ctx.claim_id, p, delta):
         rs = _theorem_runs(p, ctx, k, n1, batch)
         runs = np.flatnonzero(_on_event(rs))
         for form in statement.forms:
-            margin, witness = _envelope_margin(rs, runs, form, delta)
-            case = {"k": k, "n'": n1, "B": batch, "T": rs.T, "form": form[0], "offset": form[1],
-                    "exponent": f"-(k-{form[2]})", "runs on the event": len(runs)}
+            margin, witness, ratio = _envelope_margin(rs, runs, form, delta)
+            case = {"k": k, "n'": n1, "B": batch, "T": rs.T, "delta": delta, "init": "pm1+", "prod sign": 1,
+                    "form": form[0], "offset": form[1], "exponent": f"-(k-{form[2]})", "coef": form[3],
+                    "runs on the event": len(runs)}
             if witness is not None:
                 case["certified violation"] = witness
             ev.add(case, margin, 0.0)
+            ev.sharpness(case, ratio, part="growth")
         if ctx.statement_tag == "printed":
             taus = np.unique(np.round(np.geomspace(1, rs.T, 2000)).astype(np.int64))
             above = [int(t) for t in taus if lower_envelope("sqrt", k, n1, rs.T, delta, int(t))
@@ -985,6 +1152,8 @@ def check_claim_B12(statement: RelevantGrowthBound, p, ctx) -> Verdict:
             }
             if batch == 1 and (plot_rs is None or (k, n1) > (plot_rs.k, plot_rs.n1)):
                 plot_rs = rs
+    if adv:
+        ev.details["adversarial sample path (all-ones init, B = 1)"] = adv
     if table:
         ev.details["printed bound vs (B.20)"] = table
     if plot_rs is not None:
