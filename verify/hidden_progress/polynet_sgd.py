@@ -47,6 +47,8 @@ from ..registry import (
 from . import SOURCE
 from .recovery import clopper_pearson
 
+CONTRACT_AUDITED = True
+
 __all__ = ["adversarial_path", "horizon", "lower_envelope"]
 
 THM_ID = "thesis_ch5.thm_5.8"
@@ -64,7 +66,7 @@ RATIO_TOL = 1e-12
 # ---------------------------------------------------------------------------------------------
 
 
-def horizon(k: int, n1: int, delta: float, eps: float, exponent: int | None = None) -> int:
+def horizon(k: int, n1: int, delta: float, eps: float, exponent: int | None = None, coef: float = 6) -> int:
     """Smallest integer T >= 1 with T >= 6 log(2nT/delta) log(2k/eps) (3n'-2)^e (e = 2k-1 printed).
 
     f(T) = T - C log(2nT/delta) (C = 6 log(2k/eps)(3n'-2)^e) is convex with f(1) < 0, so the solutions
@@ -73,7 +75,7 @@ def horizon(k: int, n1: int, delta: float, eps: float, exponent: int | None = No
     """
     e = 2 * k - 1 if exponent is None else exponent
     with mpmath.workdps(50):
-        C = 6 * mpmath.log(2 * k / mpmath.mpf(eps)) * mpmath.mpf(3 * n1 - 2) ** e
+        C = mpmath.mpf(coef) * mpmath.log(2 * k / mpmath.mpf(eps)) * mpmath.mpf(3 * n1 - 2) ** e
         n = k * n1
         T = max(1, int(mpmath.ceil(C)))
         while True:
@@ -232,6 +234,17 @@ class SgdGuarantee:
     lr_factor: float = 1.0
     delta: float | None = None
     text: str = ""
+    #: the printed horizon T >= coef log(2nT/delta) log(2k/eps) (3n'-2)^{a k + b}: coef = 6, (a, b) = (2, -1)
+    horizon_coef: float = 6.0
+    horizon_exp: tuple[int, int] = (2, -1)
+    #: the time of the conclusion as a fraction of T: err(w^(t)) <= eps at t = at_fraction T (1: t = T + 1, printed)
+    at_fraction: float = 1.0
+    #: the probability of the init event prod_i sign w_{i,1} > 0 (printed: 1/2)
+    init_prob: Fraction = Fraction(1, 2)
+
+    def horizon(self, k: int, n1: int, delta: float, eps: float) -> int:
+        a, b = self.horizon_exp
+        return horizon(k, n1, delta, eps, exponent=a * k + b, coef=self.horizon_coef)
 
 
 _THM_PRINTED = SgdGuarantee("pm1+", text="Theorem 5.8 as printed (i.i.d. ±1 init, conditioned on prod sign > 0)")
@@ -240,7 +253,7 @@ _MAIN_PRINTED = SgdGuarantee("ones", delta=0.01, text="Theorem 5.8, main text: a
 
 def _guarantee_runs(statement: SgdGuarantee, p, ctx, k, n1, batch, delta, root) -> tuple[RunSet, list]:
     """The runs of the statement and, per run, its exact final error (None = diverged)."""
-    T = horizon(k, n1, delta, p["eps"])
+    T = statement.horizon(k, n1, delta, p["eps"])
     c = adaptive_lr_constant(T, k * n1, delta, factor=statement.lr_factor)
     lr = c if statement.lr_value is None else statement.lr_value
     rs = _runs(k, n1, batch, T, statement.lr_mode, lr, statement.init, p["runs"], root, ctx.backend)
@@ -278,21 +291,42 @@ def _check_guarantee(statement: SgdGuarantee, p, ctx, root: int) -> Verdict:
     table = {}
     for k in sorted({s[0] for s in sizes}) if statement.init == "pm1+" else ():
         good = sum(1 for m in range(1 << k) if m.bit_count() % 2 == 0)
-        ev.add({"part": "Pr over init of prod_i sign w_{i,1} > 0", "k": k}, Fraction(good, 1 << k), Fraction(1, 2),
+        ev.add({"part": "Pr over init of prod_i sign w_{i,1} > 0", "k": k}, Fraction(good, 1 << k), statement.init_prob,
                relation="eq")
     plot_rs = None
     for k, n1, batch in sizes:
         rs, errs = _guarantee_runs(statement, p, ctx, k, n1, batch, delta, root)
         R = len(errs)
         diverged = sum(e is None for e in errs)
-        failures = sum(1 for e in errs if e is None or e > Fraction(eps))
+        cks = rs.result.checkpoints
+        # failures per checkpoint (float errors of the path; a diverged run fails from its divergence on)
+        with np.errstate(invalid="ignore"):
+            fail_path = ~(rs.err_path <= eps)  # (R, C): NaN (diverged) counts as a failure
+        if statement.at_fraction >= 1:
+            failures = sum(1 for e in errs if e is None or e > Fraction(eps))
+            at_step = rs.T
+        else:
+            ci = int(np.searchsorted(cks, statement.at_fraction * rs.T))
+            ci = min(ci, len(cks) - 1)
+            failures = int(fail_path[:, ci].sum())
+            at_step = int(cks[ci])
         lower, _ = clopper_pearson(failures, R, CONFIDENCE)
         finite = [e for e in errs if e is not None]
         case = {"k": k, "n'": n1, "B": batch, "T": rs.T, "runs": R, "failures": failures, "diverged": diverged,
-                "max final err": max(finite) if finite else "all diverged"}
+                "max final err": max(finite) if finite else "all diverged", "conclusion at step": at_step}
         if diverged:
             case["first divergence step"] = int(rs.result.diverged_at[rs.result.diverged].min()) if rs.result.diverged.any() else None
-        ev.add(case, lower, delta, note=f"{CONFIDENCE:.1%} lower confidence bound on the failure rate vs delta")
+        ev.add(case, lower, delta, note=f"{CONFIDENCE:.1%} lower confidence bound on the failure rate vs delta",
+               part="guarantee")
+        # sharpness of the horizon: the earliest checkpoint from which on the criterion holds, over T
+        ok_from = len(cks)
+        for ci in range(len(cks) - 1, -1, -1):
+            if clopper_pearson(int(fail_path[:, ci].sum()), R, CONFIDENCE)[0] > delta:
+                break
+            ok_from = ci
+        need = float(cks[ok_from]) / rs.T if ok_from < len(cks) else math.inf
+        ev.sharpness({"k": k, "n'": n1, "B": batch, "T": rs.T, "runs": R, "criterion holds from step":
+                      int(cks[ok_from]) if ok_from < len(cks) else None}, need, part="guarantee")
         # the error side by a second route: the exhaustive cube evaluation of f on two runs
         for r in [r for r in range(R) if errs[r] is not None][:2]:
             if k * n1 <= 16:
@@ -357,6 +391,19 @@ _TIERS = {
                SgdGuarantee("pm1+", lr_mode="constant", lr_value=1.0)),
         Mutant("unnormalised-c", "eta = c (the theorem's constant) without dividing by prod ||w_l||_1",
                SgdGuarantee("pm1+", lr_mode="constant")),
+        Mutant("at-0.07T", "err <= eps already at t = 0.07 T: the horizon times 0.07, just beyond the sharpness 0.080 "
+               "(k = 2, n' = 3, B = 1: the criterion holds from step 10038 of 125471 on); rejected there",
+               replace(_THM_PRINTED, at_fraction=0.07), near_boundary=True, part="guarantee"),
+        Mutant("no-training", "err(w^(1)) <= eps: the conclusion already at the initialisation (t = 0)",
+               replace(_THM_PRINTED, at_fraction=0.0), origin="second-reader"),
+        Mutant("init-prob-3/4", "the init event has probability 3/4", replace(_THM_PRINTED, init_prob=Fraction(3, 4)),
+               origin="second-reader"),
+    ],
+    parts=[
+        Part("guarantee", "for T >= 6 log(2nT/delta) log(2k/eps) (3n'-2)^{2k-1}, any B >= 1, with the adaptive rate "
+             "eta_i = 1/(2 sqrt(2T log(2nT/delta)) prod_{l != i} ||w_l||_1): with probability 1 - delta over SGD (given "
+             "the init event), err(w^(T+1)) <= eps", inequality=True),
+        Part("init-event", "the init event (prod_i sign w_{i,1} > 0) has probability 1/2 over the +-1 initialisation"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.STATISTICAL,
@@ -417,6 +464,20 @@ def check_thm_5_8(statement: SgdGuarantee, p, ctx) -> Verdict:
     ~2.5e5 of 8.7e6), and the exponent k-1 instead of 2k-1 still succeeds at (2,2), (2,3), (3,2),
     (3,3) -- but not at (2,4) (T = 2887: 76 of 100 runs fail at the full tier), so the catalog's
     "still succeeds" does not extend to every size.
+    at-0.07T (near-boundary, part guarantee): the conclusion at 0.07 T; at k = 2, n' = 3, B = 1 too many
+    runs are still above eps (the criterion holds only from 0.080 T).  Second reader (not expressible
+    before the audit: the time of the conclusion and the init probability were literals): no-training
+    is false by exact enumeration: err(w^(1)) = 3/4, 3/8, 7/8 at (k, n') = (2, 2), (2, 3), (3, 2) for
+    every +-1 init with prod sign > 0, all > eps = 0.1 (every run fails at checkpoint 0);
+    init-prob-3/4: exactly half of the 2^k sign patterns have an even number of minus signs.
+
+    Sharpness
+    ---------
+    Part guarantee, as an upper bound on the time SGD needs: ratio = (the earliest checkpoint from which
+    on the 99.9% criterion holds) / T, searched over the ~300 checkpoints of every size's runs.  Found
+    (quick): 0.080 at k = 2, n' = 3, B = 1 (step 10038 of 125471); the failure rate itself is 0 at
+    every size.  The printed horizon is loose by a factor 12.5 (> 10x on every size: a finding; the
+    exponent 2k - 1 could be k - 1 at the sizes run, see above).
 
     Notes
     -----
@@ -443,8 +504,20 @@ def check_thm_5_8(statement: SgdGuarantee, p, ctx) -> Verdict:
                replace(_MAIN_PRINTED, lr_mode="constant", lr_value=1.0)),
         Mutant("unnormalised-c", "eta = c without dividing by prod ||w_l||_1",
                replace(_MAIN_PRINTED, lr_mode="constant")),
+        Mutant("at-0.07T", "err <= eps already at t = 0.07 T: the instantiated horizon times 0.07, just beyond the "
+               "sharpness 0.080 (k = 2, n' = 3: the criterion holds from step 11520 of 143997); rejected there",
+               replace(_MAIN_PRINTED, at_fraction=0.07), near_boundary=True, part="guarantee"),
+        Mutant("no-training", "the all-ones init already has err <= eps (t = 0)", replace(_MAIN_PRINTED, at_fraction=0.0),
+               origin="second-reader"),
     ],
-    expect=Status.CONFIRMED,
+    parts=[
+        Part("guarantee", "from the all-ones init, with an adaptive learning rate schedule, with probability 0.99 the "
+             "error falls below eps (instantiated: the appendix's rate and horizon at delta = 0.01)", inequality=True),
+        Part("rate", "within O~((n')^{2k-1} log(1/eps)) steps, for any eps > 0 (the asymptotic rate)", asserted=False,
+             reason="an O~ rate as n' -> infinity and eps -> 0 with unspecified constants and log factors; the "
+             "check instantiates it with the full statement's explicit horizon at a few (k, n') and eps = 0.1"),
+    ],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.STATISTICAL,
     params=[p for p in _PARAMS if p.name != "delta"],
     tiers={"quick": {"sizes": "2x3x1,3x2x1", "runs": 30, "eps": 0.1},
@@ -491,6 +564,15 @@ def check_thm_5_8_main(statement: SgdGuarantee, p, ctx) -> Verdict:
     "i.i.d. ±1 init without the conditioning, w.p. 0.99" -- at the theorem's horizon SGD noise moves
     almost every init with prod sign < 0 out of the saddle (see thesis_ch5.thm_5.8's table), so that
     variant cannot be made to fail at these sizes.
+    at-0.07T (near-boundary, part guarantee): at k = 2, n' = 3 the 99.9% criterion holds only from
+    0.080 T on.  Second reader: no-training is false by exact enumeration: the all-ones init has
+    err = 3/4 at (k, n') = (2, 2), 3/8 at (2, 3) and 7/8 at (3, 2), all > eps = 0.1.
+
+    Sharpness
+    ---------
+    As for thesis_ch5.thm_5.8: the earliest checkpoint from which on the criterion holds, over T:
+    0.080 (quick, k = 2, n' = 3); the instantiated horizon is loose by 12.5x.  Partly confirmed: the
+    O~ rate (part rate) is asymptotic and not asserted.
     """
     return _check_guarantee(statement, p, ctx, ctx.seed("runs"))
 
@@ -533,15 +615,32 @@ _AZUMA_RANGE = AzumaStep("range", text="Delta in an interval of length 1/sqrt(2T
     entry="E26",
     title="The martingale step: |Delta| <= a0 gives only 2(delta/2nT)^{1/4}; the sharp bound a0/2 gives delta/(nT)",
     lines=[(3602, 3606)],
-    printed=_AZUMA_PRINTED,
+    printed=_AZUMA_RANGE,
+    proof_step=_AZUMA_PRINTED,
     corrected=_AZUMA_CORRECTED,
     mutants=[
+        Mutant("range-x0.999", "Delta in a predictable interval of length 0.999 a0 (|ghat| <= 0.999 P): the increment "
+               "bound times 0.999, just beyond the sharpness 1 (|ghat|/P = 1 on every size); rejected by (B)",
+               replace(_AZUMA_RANGE, bound_fraction=Fraction(999, 1000)), near_boundary=True, part="increment"),
+        Mutant("range-lr-x1.001", "the range form at the rate times 1.001: kappa = 1/1.001^2 < 1, just beyond the "
+               "sharpness 1 of kappa >= 1; rejected by (A)", replace(_AZUMA_RANGE, lr_factor=Fraction(1001, 1000)),
+               near_boundary=True, part="azuma"),
+        Mutant("corrected-x0.999", "|Delta| <= 0.999 a0/2 at the printed rate", 
+               replace(_AZUMA_CORRECTED, bound_fraction=Fraction(999, 2000)), origin="second-reader"),
         Mutant("lr-doubled", "the corrected bound with the learning rate doubled", replace(_AZUMA_CORRECTED, lr_factor=Fraction(2))),
         Mutant("quarter-bound", "|Delta| <= a0/4 at the printed rate", replace(_AZUMA_PRINTED, bound_fraction=Fraction(1, 4))),
         Mutant("range-half-interval", "Delta in an interval of half the length a0 (range form)",
                replace(_AZUMA_RANGE, bound_fraction=Fraction(1, 2))),
     ],
-    expect=Status.ERRATUM,
+    parts=[
+        Part("increment", "the martingale increments are bounded: |Delta_{i,j}^(t)| <= 1/sqrt(2T log(2nT/delta)) "
+             "(printed; via |g| + |ghat| <= 2 prod_{l != i} ||w_l||_1)", inequality=True),
+        Part("azuma", "for every t < T and i, j: with probability 1 - delta/(nT), |s_{i,j}^(t)| <= 1/2 (by the "
+             "Azuma-Hoeffding inequality)", inequality=True),
+    ],
+    severity=Severity.CONSTANT,
+    affects=("thesis_ch5.thm_5.8", "thesis_ch5.thm_5.8.main", "thesis_ch5.claim_B.11", "thesis_ch5.claim_B.12"),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=_PARAMS,
     tiers={"quick": {"sizes": "2x2x1,2x3x1,2x2x4", "runs": 30, "delta": 0.1, "eps": 0.1},
@@ -589,6 +688,29 @@ def check_azuma_step(statement: AzumaStep, p, ctx) -> Verdict:
     lr-doubled: kappa = 1/4 (the measured bound still holds, so (A) decides).  quarter-bound: kappa = 4,
     but (B) fails (max |Delta| reaches a0/2 > a0/4).  range-half-interval: kappa = 4, but (B) fails
     (max |ghat|/P = 1 > 1/2).
+    Near-boundary: range-x0.999 (part increment; |ghat|/P reaches 1 - 1e-12, a sample with every
+    block aligned with sign w_l) and range-lr-x1.001 (part azuma; kappa = 1 exactly is needed).  Second
+    reader: corrected-x0.999 is false since |Delta| = eta P = a0/2 is attained by the aligned sample.
+
+    Verdict model (proof-gap)
+    -------------------------
+    printed = the step's conclusion "w.p. 1 - delta/(nT), |s_{i,j}^(t)| <= 1/2", established here by the
+    range form of the Hoeffding-Azuma inequality (Delta lies in [eta(g - P), eta(g + P)], of length
+    a0; kappa = 1): it holds.  proof_step = the printed inference (|Delta| <= a0, Azuma's bounded-
+    difference form): kappa = 1/4, it fails (2(delta/2nT)^{1/4} = 0.056 > delta/(nT) = 1.2e-6 at k = 2,
+    n' = 2).  corrected = the proof's own bound sharpened, |Delta| <= eta |g - ghat| <= a0/2: kappa = 1.
+
+    Sharpness
+    ---------
+    Part azuma: kappa >= 1 holds with equality (ratio 1) for the statement and the corrected step; part
+    increment: max |ghat|/P = 1 - 1e-12 and max |Delta|/(a0/2) = 1 - 1e-12 on the runs (the aligned
+    sample occurs at the first steps from a +-1 init), so both bounds are tight.
+
+    Correction
+    ----------
+    Use |g - ghat| <= prod_{l != i} ||w_l||_1 (not |g| + |ghat| <= 2 prod): |Delta| <= 1/(2 sqrt(2T log(2nT/delta))),
+    and Azuma then gives 2 exp(-log(2nT/delta)) = delta/(nT) with the printed rate (or use the range form).
+    Constant: the theorem's constants are unchanged; as printed the step only gives 2(delta/2nT)^{1/4}.
 
     Notes
     -----
@@ -611,7 +733,7 @@ def check_azuma_step(statement: AzumaStep, p, ctx) -> Verdict:
         L, _ = _log_terms(k, n1, T, delta)
         ev.add({"part": "(A) Azuma exponent kappa >= 1", "k": k, "n'": n1, "T": T,
                 "failure bound 2(delta/2nT)^kappa": 2 * math.exp(-float(kappa) * L), "needed delta/(nT)": delta / (n * T)},
-               kappa, 1)
+               kappa, 1, part="azuma")
         rs = _theorem_runs(p, ctx, k, n1, batch, lr_factor=float(statement.lr_factor))
         res = rs.result
         a0 = 1.0 / math.sqrt(2 * T * L)
@@ -623,7 +745,7 @@ def check_azuma_step(statement: AzumaStep, p, ctx) -> Verdict:
             what = "(B) max |ghat_ij| / prod_{l != i} ||w_l||_1"
         ev.add({"part": what, "k": k, "n'": n1, "B": batch, "runs": len(rs.err)},
                float(statement.bound_fraction) * (1 + RATIO_TOL), ratio,
-               note="the claimed fraction (with a 1e-12 relative float slack) must bound the measurement")
+               note="the claimed fraction (with a 1e-12 relative float slack) must bound the measurement", part="increment")
         measured[f"k={k}, n'={n1}, B={batch}"] = {
             "T": T, "max |Delta| / a0": round(float(np.max(res.max_increment)) / (float(statement.lr_factor) * a0), 6),
             "max |ghat| / P": round(float(np.max(res.max_gradient_ratio)), 6),
