@@ -42,8 +42,10 @@ from kernels.polynet_tails import (
     pm1_tail_counts,
 )
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 __all__ = [
     "C0",
@@ -117,6 +119,8 @@ class ErrorBounds:
     ub_factor: Fraction = Fraction(2)
     ub_scale: Fraction = Fraction(1)
     prod_positive: bool = True
+    #: a factor on the whole lower bound (1 as printed; near-boundary mutants strengthen it)
+    lb_scale: Fraction = Fraction(1)
 
 
 _B9_PRINTED = ErrorBounds("printed", None)
@@ -266,7 +270,7 @@ def _lb_worst(statement, c, rows: _Rows, k: int, sign: int):
     for i in range(k):
         num, pw = terms[i]
         prod = prod * (rows.x[i] + float(num) / float(rows.sq2[i]) ** (pw / 2))
-    lb = 0.5 - 0.5 * prod
+    lb = (0.5 - 0.5 * prod) * float(statement.lb_scale)
     ef = rows.ef[(k, sign)]
     margin = lb - ef
     lhs = list(lb)
@@ -278,7 +282,7 @@ def _lb_worst(statement, c, rows: _Rows, k: int, sign: int):
                 num, pw = terms[i]
                 sig = mpmath.sqrt(_mp(rows.sq2[i]))
                 pr *= mpmath.erf(_mp(rows.v[i][j]) / (sig * mpmath.sqrt(2))) + _mp(num) / sig**pw
-            lhs[j] = mp_fraction(mpmath.mpf(1) / 2 - pr / 2)
+            lhs[j] = mp_fraction((mpmath.mpf(1) / 2 - pr / 2) * _mp(statement.lb_scale))
         rhs[j] = rows.err[(k, sign)][j]
         _guard(lhs[j], rhs[j], f"LB at position {j}, k={k}")
         margin[j] = float(lhs[j] - rhs[j]) if lhs[j] != rhs[j] else 0.0
@@ -387,6 +391,19 @@ def _pm1_m_values(m_max: int) -> list[int]:
     return sorted(set(small + [m for m in big if m <= m_max] + [m_max]))
 
 
+def _b9_hypotheses(case) -> list[str]:
+    """Printed hypotheses of Lemma B.9 a case violates: prod_i v_i > 0, k >= 1 blocks, u_i != 0 (m >= 1).
+    A lower-bound case refutes only its own c (the printed c is existential), so it is flagged."""
+    bad = []
+    if int(case.get("sign(prod v)", 0)) != 1:
+        bad.append("prod_i v_i > 0")
+    if int(case.get("k", 0)) < 1 or int(case.get("m", 0)) < 1:
+        bad.append("k >= 1, n' >= 2 (u_i != 0)")
+    if "LB" in str(case.get("part", "")) and case.get("c") not in (None, "-"):
+        bad.append("'there is a constant c': a case at one c refutes only that c")
+    return bad
+
+
 @claim(
     id="thesis_ch5.lemma_B.9",
     source=SOURCE,
@@ -407,7 +424,23 @@ def _pm1_m_values(m_max: int) -> list[int]:
                replace(_B9_CORRECTED, ub_scale=Fraction(2))),
         Mutant("no-prod-v>0", "corrected bounds without the hypothesis prod_i v_i > 0",
                replace(_B9_CORRECTED, prod_positive=False)),
+        Mutant("lb-x1.00001", "corrected LB times 1.00001, just beyond its sharpness 0.9999973 (m = 200, k = 5, "
+               "v = 1/64: err ~ 1/2 and LB within 3e-6 of it); rejected there",
+               replace(_B9_CORRECTED, lb_scale=Fraction(100001, 100000)), near_boundary=True, part="lower"),
+        Mutant("ub-factor-0.8", "corrected UB with the factor 2 -> 0.8 (x 0.4), just beyond its sharpness 0.412 "
+               "(m = 1, k = 1, v = 1: err = 1/2, UB = 2 e^{-1/2}); rejected there",
+               replace(_B9_CORRECTED, ub_factor=Fraction(4, 5)), near_boundary=True, part="upper"),
+        Mutant("ub-union-factor-1", "corrected UB without the factor 2 and with the printed exponent: sum_i exp(-v_i^2/||u_i||^2)",
+               replace(_B9_CORRECTED, ub_factor=Fraction(1), ub_scale=Fraction(1)), origin="second-reader"),
     ],
+    parts=[
+        Part("lower", "there is a constant c with 1/2 - 1/2 prod_i (erf(|v_i|/(||u_i||_2 sqrt 2)) + c ||u_i||_inf/||u_i||_2^3) "
+             "<= err(w), for prod_i v_i > 0", inequality=True),
+        Part("upper", "err(w) <= 2 sum_i exp(-|v_i|^2/||u_i||_2^2), for prod_i v_i > 0", inequality=True),
+    ],
+    severity=Severity.SUBSTANTIVE,
+    affects=("thesis_ch5.cor_B.10", "thesis_ch5.thm_5.7", "thesis_ch5.thm_5.7.full", "thesis_ch5.thm_5.8"),
+    hypotheses=lambda case: _b9_hypotheses(case),
     expect=Status.ERRATUM,
     rigor=Rigor.FLOAT,
     params=[
@@ -480,6 +513,27 @@ def check_lemma_b9(statement: ErrorBounds, p, ctx) -> Verdict:
     ub-exponent-as-printed (the printed UB) fails at m = 3, v = 3 (err = 1/8 > 2 e^{-3}) and off the ties
     from m = 9 on (v = 8: err = 2^-9 > 2 e^{-64/9}); ub-exponent-doubled fails at m = 1, v = 1;
     no-prod-v>0 fails the UB (err >= 1/2 when prod v < 0).
+    Near-boundary: lb-x1.00001 (part lower) and ub-factor-0.8 (part upper), each a factor just beyond
+    the sharpness found (below).  Second reader: ub-union-factor-1 (sum_i exp(-v_i^2/||u_i||^2), i.e. the
+    union bound with the printed exponent) is false: at m = 1, v = 1, k = 1 (a tie), err = 1/2 > e^{-1}
+    (exact); rejected by the UB part.
+
+    Sharpness
+    ---------
+    Search: the whole lattice support of the block sum for +-1 weights (every tie, just above it,
+    between lattice points; m up to m_pm1_max, k = 1..5 equal blocks: the proof's extremal case of
+    equal blocks) and quantile positions of Gaussian blocks, the worst v per (m, k) recorded.
+    Corrected statement (quick): lower 0.9999973 at m = 200, k = 5, v = 1/64 (tight as v -> 0 and m
+    grows: both sides -> 1/2); upper 0.412 at m = 1, k = 1, v = 1 (err = 1/2 vs 2 e^{-1/2}; the UB is
+    loose by a factor >= 2.4 everywhere, and deep in the tail by far more).  Printed: upper 2.3e27
+    (m = 200, v = 192), lower 1.85 at c = 0.56.
+
+    Correction
+    ----------
+    err(w) <= 2 sum_i exp(-|v_i|^2/(2 ||u_i||_2^2)) (Hoeffding for Rademacher sums), and err(w) >= 1/2 - 1/2
+    prod_i (erf(|v_i|/(||u_i||_2 sqrt 2)) + 2 C0 ||u_i||_3^3/||u_i||_2^3), C0 = 0.56 (two-sided Berry-Esseen).
+    Substantive: no universal c works in the printed LB (c*(m) ~ 0.78 m), and the UB's exponent halves,
+    which doubles the horizon constant of Theorem 5.8's proof (its final step uses the UB).
 
     Notes
     -----
@@ -502,6 +556,16 @@ def check_lemma_b9(statement: ErrorBounds, p, ctx) -> Verdict:
     printed_ub_off_tie = {"count": 0, "first": None}
     families = [("B ±1", m, None, _pm1_rows(m)) for m in _pm1_m_values(p["m_pm1_max"])]
     families += [("C Gaussian", m, d, rows) for m, d, rows in _gauss_rows(p["m_gauss_max"], p["gauss_draws"], ctx.seed("gauss"))]
+    # the upper bound first (it has no existential constant, so its witness refutes the statement outright)
+    for part, m, d, rows in families:
+        tag = {"m": m} if d is None else {"m": m, "draw": d}
+        for k in range(1, 6):
+            for sign in signs:
+                margin, j, errf, log_ub = _ub_worst(statement, rows, k, sign)
+                case = {"part": f"{part} log(err/UB) <= 0", **tag, "k": k, "sign(prod v)": sign,
+                        "v_1 (worst)": rows.v[0][j], "err": errf, "log UB": round(log_ub, 6)}
+                ev.add(case, margin, 0.0)
+                ev.sharpness(case, math.exp(min(margin, 700.0)), part="upper")
     for part, m, d, rows in families:
         tag = {"m": m} if d is None else {"m": m, "draw": d}
         for k in range(1, 6):
@@ -509,10 +573,7 @@ def check_lemma_b9(statement: ErrorBounds, p, ctx) -> Verdict:
                 for c in cs:
                     _, j, lhs, rhs = _lb_worst(statement, c, rows, k, sign)
                     ev.add({"part": f"{part} LB <= err", **tag, "k": k, "c": c if c is not None else "-",
-                            "sign(prod v)": sign, "v_1 (worst)": rows.v[0][j]}, lhs, rhs)
-                margin, j, errf, log_ub = _ub_worst(statement, rows, k, sign)
-                ev.add({"part": f"{part} log(err/UB) <= 0", **tag, "k": k, "sign(prod v)": sign,
-                        "v_1 (worst)": rows.v[0][j], "err": errf, "log UB": round(log_ub, 6)}, margin, 0.0)
+                            "sign(prod v)": sign, "v_1 (worst)": rows.v[0][j]}, lhs, rhs, part="lower")
         if printed_run and d is None:
             # implied constant of the printed LB (k equal blocks: c >= ((1 - 2 err)^{1/k} - erf) m^{3/2})
             worst = 0.0
