@@ -840,9 +840,9 @@ def check_lemma_b8(statement: FlowLemma, p, ctx) -> Verdict:
     blowup-x0.999: each part is attained with equality at equal initialisations (the proof's extremal
     case, in the grid: all-ones, a = 1/2, a = 2), so a factor 1e-3 beyond is rejected there (allowances
     are 1e-8 relative).  Second reader: e-exponent-shift+1 (exponent 2 - k/2) is false: at equal init
-    a the exact T(b) = (a^{2-k} - b^{2-k})/(k-2) differs from (a^{4-k} - b^{4-k})/(k-2) (e.g. k = 3, a = 1,
-    b = 2: 1/2 vs -1 for (e) is fine, but (f)'s bound (b^2)^{2-k/2}/(k-2) = 2 < T_inf - T(b) fails for
-    ... ); rejected by (f) at the first case where the bound drops below T_inf - T(b).
+    a, T_inf - T(b) = b^{2-k}/(k-2) exactly, while the shifted (f) bound is (b^2)^{2-k/2}/(k-2) =
+    b^{4-k}/(k-2), smaller whenever b < 1 (k = 3, a = 1/2, b = 0.5005: 1.998 > 0.5005); rejected by (f)
+    at the a = 1/2 family.
     swap-means: (e) with vbar_g and (f) with vbar_a bound the wrong side of the quadrature and fail at
     the first unequal initialisation (k = 3, Gaussian: bound 0.0147 > T_i(b) = 0.0146 at the first
     init; far larger margins elsewhere).  exponent-k/2: (e) fails at the all-ones init just above

@@ -1197,7 +1197,8 @@ def check_claim_B12(statement: RelevantGrowthBound, p, ctx) -> Verdict:
 
     Sharpness
     ---------
-    Lower bounds: ratio = bound / (xi_i w_{i,1}).  Random runs reach 0.93 (printed) at most.  The
+    Lower bounds: ratio = bound / (xi_i w_{i,1}).  Random runs reach 0.678 (printed, k = 2, n' = 3) and
+    0.504 ((B.20), k = 2, n' = 2) at most (certified window ratios).  The
     adversarial path (search: exhaustive greedy choice of the sample at every step, the proof's
     worst case of (B.18)-(B.20): s_{i,1} at -1/2, irrelevant weights up) reaches, at k = 2, n' = 3,
     tau = 2807: min xi w = 0.689 < 0.836 = the printed bound (ratio 1.21: a violation), and 0.868 for
