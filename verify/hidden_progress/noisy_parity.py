@@ -19,9 +19,11 @@ import numpy as np
 
 from kernels import chi, wht
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from ._closed_forms import majority_gap, majority_table
+
+CONTRACT_AUDITED = True
 
 _EPS_GRID = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 4), Fraction(1, 3), Fraction(1, 2))
 
@@ -30,13 +32,19 @@ _EPS_GRID = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 4), Fraction(1, 3), 
 class NoisyParityStatement:
     """D^(eps): labels y = chi_S(x) flipped independently with probability ``flip_prob(eps)``;
     claimed: E_{D^(eps)}[y f(x)] = ``multiplier(eps)`` E_{D}[y f(x)] for every f and eps in (0, eps_max];
-    ``example``: a (flip probability, eps) pair that the text says correspond (Fig. B.12's caption)."""
+    ``example``: a (flip probability, eps) pair that the text says correspond (Fig. B.12's caption);
+    ``gap_multiplier(eps)``: the factor by which a Fourier gap gamma of the population gradient is
+    scaled (line 3811: eps gamma); None = the same as ``multiplier``."""
 
     flip_prob: Callable[[Fraction], Fraction]
     multiplier: Callable[[Fraction], Fraction]
     eps_max: Fraction
     example: tuple[Fraction, Fraction] | None
     text: str
+    gap_multiplier: Callable[[Fraction], Fraction] | None = None
+
+    def gap_factor(self, eps: Fraction) -> Fraction:
+        return (self.gap_multiplier or self.multiplier)(eps)
 
 
 _PRINTED = NoisyParityStatement(
@@ -44,9 +52,11 @@ _PRINTED = NoisyParityStatement(
     multiplier=lambda e: e,
     eps_max=Fraction(1, 2),
     example=(Fraction(49, 100), Fraction(1, 100)),
-    text="flip w.p. 1/2 - eps (line 3801); E_noisy[y f] = eps E[y f] (line 3809); 49% flipped <=> eps = 0.01 (caption)",
+    text="flip w.p. 1/2 - eps (line 3801); E_noisy[y f] = eps E[y f] (line 3809); gap gamma -> eps gamma (line 3811); "
+         "49% flipped <=> eps = 0.01 (caption)",
+    gap_multiplier=lambda e: e,
 )
-_CORRECTED = replace(_PRINTED, multiplier=lambda e: 2 * e,
+_CORRECTED = replace(_PRINTED, multiplier=lambda e: 2 * e, gap_multiplier=lambda e: 2 * e,
                      text="flip w.p. 1/2 - eps; E_noisy[y f] = 2 eps E[y f]; 49% flipped <=> eps = 0.01")
 _CAPTION = replace(_PRINTED, flip_prob=lambda e: (1 - e) / 2, eps_max=Fraction(1),
                    text="Fig. B.12's convention eps = 1 - 2p with the printed identity and the caption's example")
@@ -87,6 +97,26 @@ def _gap_from(corr_minus: list, corr_plus: list):
     return lo - hi
 
 
+def _noisy_hypotheses(case) -> list[str]:
+    """The printed hypotheses a case violates: 0 < eps <= 1/2, flip probability 1/2 - eps (line 3801),
+    S a nonempty subset of [n] (n >= 1), n odd for the majority-gap cases."""
+    bad = []
+    eps = Fraction(str(case["eps"])) if "eps" in case else None
+    if eps is not None and not (0 < eps <= Fraction(1, 2)):
+        bad.append("0 < eps <= 1/2")
+    if "flip prob" in case and eps is not None and Fraction(str(case["flip prob"])) != Fraction(1, 2) - eps:
+        bad.append("labels flipped with probability 1/2 - eps")
+    if "n" in case:
+        n = int(case["n"])
+        if n < 1:
+            bad.append("n >= 1")
+        if "S" in case and not 1 <= int(case["S"]) < (1 << n):
+            bad.append("S a nonempty subset of [n]")
+        if "k" in case and (n % 2 == 0 or not 1 <= int(case["k"]) <= n):
+            bad.append("n odd (Maj_n), 1 <= k <= n")
+    return bad
+
+
 @claim(
     id="thesis_ch5.noisy_parity",
     source=SOURCE,
@@ -102,8 +132,27 @@ def _gap_from(corr_minus: list, corr_plus: list):
         Mutant("factor-1-minus-p", "E_noisy[y f] = (1 - p) E[y f] (the flipped labels' sign change forgotten)",
                replace(_CORRECTED, multiplier=lambda e: Fraction(1, 2) + e)),
         Mutant("factor-squared", "E_noisy[y f] = (2 eps)^2 E[y f] (the 1/eps^2 of the sample bound put into the correlation)",
-               replace(_CORRECTED, multiplier=lambda e: 4 * e * e)),
+               replace(_CORRECTED, multiplier=lambda e: 4 * e * e, gap_multiplier=lambda e: 4 * e * e)),
+        Mutant("gap-unscaled", "the corrected identity, but the Fourier gap of the gradient unchanged by the noise "
+               "(gap gamma -> gamma): not expressible before the audit (the gap used the identity's factor)",
+               replace(_CORRECTED, gap_multiplier=lambda e: Fraction(1)), origin="second-reader"),
+        Mutant("gap-squared", "the corrected identity, but the gap scaled by (2 eps)^2", 
+               replace(_CORRECTED, gap_multiplier=lambda e: 4 * e * e), origin="second-reader"),
+        Mutant("flip-prob-eps", "flip probability eps (not 1/2 - eps) with the factor 2 eps",
+               replace(_CORRECTED, flip_prob=lambda e: e), origin="second-reader"),
     ],
+    parts=[
+        Part("identity", "E_{D_S^(eps)}[y f(x)] = eps E_{D_S}[y f(x)], labels flipped w.p. 1/2 - eps, 0 < eps <= 1/2 "
+             "(lines 3801, 3809)"),
+        Part("gap", "a Fourier gap gamma of the population gradient in the noiseless case implies a Fourier gap "
+             "eps gamma (line 3811)"),
+        Part("caption", "Fig. B.12: flipping with probability p, eps = 1 - 2p; 49% flipped, i.e. eps = 0.01 (line 3813)"),
+        Part("statistical-limit", "for 0 < eps <= 1/2 the statistical limit is Theta(k log n / eps^2) (line 3801)",
+             asserted=False, reason="asymptotic PAC sample complexity with unspecified constants (a standard "
+             "argument the thesis only cites); no finite computation decides a Theta(.)"),
+    ],
+    severity=Severity.CONSTANT,
+    hypotheses=lambda case: _noisy_hypotheses(case),
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
     params=[
@@ -160,6 +209,19 @@ def check_noisy_parity(statement: NoisyParityStatement, p, ctx) -> Verdict:
     caption-convention: with eps = 1 - 2p the identity holds exactly (P1-P3), but flip_prob(1/100) =
     99/200 != 49/100 (P4).  factor-1-minus-p: fails (P1) at n = 1 (the true factor is 1 - 2p).
     factor-squared: fails (P1) at eps = 1/100 (4/10^4 vs 2/100).
+    Second reader (origin="second-reader"): gap-unscaled (the gap unaffected by the noise) and
+    gap-squared could not be expressed before the audit, because (P2) reused the identity's factor;
+    both are false because every correlation E_noisy[y x_i h] is exactly (1 - 2p) times the noiseless
+    one, so the gap (a difference of absolute values) scales by |1 - 2p| = 2 eps: at n = 9, k = 2,
+    eps = 1/100 the noisy gap is (1/50) gap_Maj, not gap_Maj nor (1/2500) gap_Maj; (P2) rejects both.
+    flip-prob-eps: with flip probability eps the factor is 1 - 2 eps, not 2 eps ((P1) at eps = 1/100:
+    49/50 vs 1/50).
+
+    Correction
+    ----------
+    With labels flipped with probability 1/2 - eps, E_noisy[y f] = 2 eps E[y f] and a gap gamma becomes
+    2 eps gamma (equivalently: eps gamma with the caption's eps = 1 - 2p, under which 49% flipped is
+    eps = 0.02).  Severity constant: a factor 2; the Theta(k log n / eps^2) limit is unchanged.
 
     Notes
     -----
@@ -202,8 +264,8 @@ def check_noisy_parity(statement: NoisyParityStatement, p, ctx) -> Verdict:
             q = statement.flip_prob(eps)
             corr = [_joint_expectation(X[:, i] * h, y_clean, q) for i in range(n)]
             gap = _gap_from(corr[:k], corr[k:])
-            ev.add({"part": "P2 noisy gap = m(eps) gap_Maj", "n": n, "k": k, "eps": eps}, gap,
-                   statement.multiplier(eps) * majority_gap(n, k))
+            ev.add({"part": "P2 noisy gap = m(eps) gap_Maj", "n": n, "k": k, "eps": eps, "flip prob": q}, gap,
+                   statement.gap_factor(eps) * majority_gap(n, k))
             gaps[f"k={k}, eps={eps}"] = {"noisy gap": str(gap), "noiseless gap": str(majority_gap(n, k))}
     ev.details["majority-neuron gradient gaps"] = gaps
     # (P3) sampled version

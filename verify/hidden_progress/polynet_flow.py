@@ -44,12 +44,16 @@ from ..registry import (
     Kind,
     Mutant,
     Param,
+    Part,
     Rigor,
+    Severity,
     Status,
     Verdict,
     claim,
 )
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 _EPS = float(np.finfo(np.float64).eps)
 
@@ -68,13 +72,15 @@ class GradientFormula:
     sign: int = -1
     include_own: bool = False
     irrelevant_moves: bool = False
+    #: the coordinate of block i that moves (e_1: index 0, the relevant coordinate of S)
+    e_index: int = 0
 
     def predict(self, W, i: int, j: int):
         prod = W[0][0] * 0 + 1
         for l, block in enumerate(W):
             if l != i or self.include_own:
                 prod *= block[0]
-        if j != 0 and not self.irrelevant_moves:
+        if j != self.e_index and not self.irrelevant_moves:
             return prod * 0
         return self.sign * prod
 
@@ -112,6 +118,13 @@ def _rational_weights(rng, k: int, n_prime: int):
                replace(_GRAD, sign=+1)),
         Mutant("irrelevant-move", "every coordinate of block i gets -(prod_{j != i} w_{j,1})",
                replace(_GRAD, irrelevant_moves=True)),
+        Mutant("grad-at-e_2", "g_i = -(prod_{j != i} w_{j,1}) e_2 (the moving coordinate shifted by one)",
+               replace(_GRAD, e_index=1), origin="second-reader"),
+    ],
+    parts=[
+        Part("gradient", "g_i(w) = E[grad_{w_i} l(f(x; w), y)] = -(prod_{j != i} w_{j,1}) e_1 (lines 1019-1031, 3346-3352)"),
+        Part("irrelevant", "the population gradient is non-zero only at the indices in S: the irrelevant weights do not "
+             "move under gradient flow (lines 1029-1031, 3333-3340)"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -160,7 +173,11 @@ def check_population_gradient(statement: GradientFormula, p, ctx) -> Verdict:
     Mutants
     -------
     own-weight-included fails as soon as w_{i,1} != 1 (the first case, k = 1); sign+ fails on every
-    relevant entry; irrelevant-move fails on the first irrelevant entry (n' = 2).
+    relevant entry; irrelevant-move fails on the first irrelevant entry (n' = 2).  Second reader:
+    grad-at-e_2 (not expressible before the audit) is false because E[y prod_{l != i} <w_l, x_l> x_{i,2}]
+    contains the factor E[x_{i,1} x_{i,2}] = 0 while the coordinate 1 carries prod_{l != i} w_{l,1} != 0;
+    rejected at the first case (k = 1, n' = 1: the only coordinate is e_1).
+    No inequality part: both parts are exact identities (no sharpness).
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("weights")
@@ -251,6 +268,8 @@ class CountingStatement:
     factor_lo: Callable[[object, int], object]
     factor_hi: Callable[[object, int], object]
     sandwich: bool = False
+    #: the number of disjoint S (one index per block of size n'): (n')^k printed
+    count: Callable[[int, int], int] = lambda n1, k: n1**k
 
 
 def _one(iv, k):
@@ -288,7 +307,16 @@ _COUNT_CORRECTED = CountingStatement(
         Mutant("stirling-sqrt(2k)", "(ne/k)^k / C(n, k) -> a value in [sqrt(2k), sqrt(2k) e^{1/(12k)}] (pi dropped)",
                replace(_COUNT_CORRECTED, factor_lo=lambda iv, k: iv.sqrt(2 * iv.mpf(k)),
                        factor_hi=lambda iv, k: iv.sqrt(2 * iv.mpf(k)) * iv.exp(iv.mpf(1) / (12 * k)))),
+        Mutant("count-C(n',1)^k-k!", "k! (n')^k disjoint S (ordered choices counted)",
+               replace(_COUNT_CORRECTED, count=lambda n1, k: factorial(k) * n1**k), origin="second-reader"),
     ],
+    parts=[
+        Part("count", "there are (n')^k = (n/k)^k possibilities for S under the disjointness restriction"),
+        Part("fraction", "for fixed k, these are a constant fraction of the C(n, k) possibilities"),
+        Part("stirling", "C(n, k) ~ (ne/k)^k (by Stirling's approximation)"),
+    ],
+    severity=Severity.TYPO,
+    hypotheses=lambda case: [] if int(case.get("k", 0)) >= 1 else ["k >= 1 fixed"],
     expect=Status.ERRATUM,
     rigor=Rigor.INTERVAL,
     params=[Param("k_max", int, 1, 40, doc="k = 1..k_max"),
@@ -337,12 +365,29 @@ def check_counting(statement: CountingStatement, p, ctx) -> Verdict:
     -------
     fraction-e^-k (the fraction that "C(n, k) ~ (ne/k)^k" would imply) fails (i) and (ii) at k = 1
     (1 against 1/e); fraction-1/k! agrees at k = 1, 2 and fails at k = 3 (2/9 against 1/6);
-    stirling-sqrt(2k) fails (iii) at k = 1 (e > sqrt(2) e^{1/12}).
+    stirling-sqrt(2k) fails (iii) at k = 1 (e > sqrt(2) e^{1/12}).  Second reader: count-C(n',1)^k-k!
+    (not expressible before the audit: the count was not checked) is false: S is a set, so choosing
+    one index in each of the k labelled blocks gives exactly (n')^k sets (enumerated, k <= 3, n' <= 4);
+    rejected at k = 2, n' = 1 (1 set, not 2).
+
+    Correction
+    ----------
+    For fixed k, C(n, k) ~ n^k/k!, so (ne/k)^k/C(n, k) -> e^k k!/k^k ~ sqrt(2 pi k) (not 1); the conclusion
+    stands: (n/k)^k/C(n, k) decreases to k!/k^k > 0.  Typo: "~" is true up to the constant factor
+    e^k k!/k^k (a reader reading "~" as Theta for fixed k corrects it silently).
     """
     from mpmath import iv
 
     iv.dps = 60
     ev = Evidence("true", rigor=Rigor.INTERVAL)
+    import itertools
+
+    for k in range(1, min(p["k_max"], 3) + 1):  # (0) the count, by enumeration of the k-subsets of [k n']
+        for n1 in range(1, 5):
+            blocks = [set(range(b * n1, (b + 1) * n1)) for b in range(k)]
+            cnt = sum(1 for S in itertools.combinations(range(k * n1), k) if all(len(blocks[b] & set(S)) == 1 for b in range(k)))
+            ev.add({"k": k, "n'": n1, "part": "(0) number of disjoint S (enumerated) = count"}, cnt, statement.count(n1, k),
+                   relation="eq")
     limits = {}
     for k in range(1, p["k_max"] + 1):
         L_sym, M_sym = flow_proofs.counting_limits(k)
@@ -568,6 +613,14 @@ class FlowLemma:
     f_mean: str = "g"
     exponent_shift: Fraction = Fraction(0)
     blowup: Callable[[int, np.ndarray], float] | None = None
+    #: factors on the printed bounds (1 as printed; near-boundary mutants strengthen one of them): (e)'s
+    #: lower bound x e_factor, (f)'s upper bound x f_factor, (g) resp. (h): lower bound x g_factor (h_factor)
+    #: and upper bound / g_factor (h_factor), (d): (g + vbar_g)^k x d_factor <= prod <= (g + vbar_a)^k / d_factor
+    e_factor: float = 1.0
+    f_factor: float = 1.0
+    g_factor: float = 1.0
+    h_factor: float = 1.0
+    d_factor: float = 1.0
 
 
 def _blowup_final(k: int, v0: np.ndarray) -> float:
@@ -673,6 +726,32 @@ _B8_ID = "thesis_ch5.lemma_B.8"
         Mutant("swap-means", "vbar_g in (e) and vbar_a in (f) (the two means exchanged)", replace(_B8, e_mean="g", f_mean="a")),
         Mutant("exponent-k/2", "exponent -k/2 instead of 1 - k/2 in (e) and (f)", replace(_B8, exponent_shift=Fraction(-1))),
         Mutant("blowup-1/(k-2)", "blow-up by t = 1/(k-2), ignoring the scale of the initialisation", replace(_B8, blowup=_blowup_unit)),
+        Mutant("e-x1.001", "(e)'s lower bound times 1.001, just beyond its sharpness 1 (equality at equal "
+               "initialisations); rejected at the all-ones init", replace(_B8, e_factor=1.001), near_boundary=True, part="e"),
+        Mutant("f-x0.999", "(f)'s upper bound times 0.999, just beyond its sharpness 1 (equality at equal "
+               "initialisations)", replace(_B8, f_factor=0.999), near_boundary=True, part="f"),
+        Mutant("g-x1.001", "(g): lower bound x 1.001 and upper bound / 1.001 (k = 2; equality at equal init)",
+               replace(_B8, g_factor=1.001), near_boundary=True, part="g"),
+        Mutant("h-x1.001", "(h) (B.8): lower bound x 1.001 and upper bound / 1.001 (equality at equal init)",
+               replace(_B8, h_factor=1.001), near_boundary=True, part="h"),
+        Mutant("d-x1.001", "(d) Maclaurin: (g + vbar_g)^k x 1.001 <= prod (g + c_i) <= (g + vbar_a)^k / 1.001 (equality at "
+               "equal init)", replace(_B8, d_factor=1.001), near_boundary=True, part="d"),
+        Mutant("blowup-x0.999", "blow-up by 0.999 x 1/((k-2)(prod |v_i(0)|)^{1-2/k}): just beyond the sharpness 1 "
+               "(T_inf equals it at equal init)", replace(_B8, blowup=lambda k, v: 0.999 * _blowup_final(k, v)),
+               near_boundary=True, part="blowup"),
+        Mutant("e-exponent-shift+1", "exponent 2 - k/2 instead of 1 - k/2 in (e) and (f)",
+               replace(_B8, exponent_shift=Fraction(1)), origin="second-reader"),
+    ],
+    parts=[
+        Part("flow", "dv_i/dt = prod_{j != i} v_j; proof steps (a) prod v increasing, (b) v_i^2 - v_j^2 conserved, (c) the "
+             "quadrature t(q), irrelevant weights fixed"),
+        Part("d", "(d) Maclaurin: (g + vbar_g)^k <= prod_i (g + v_i(0)^2) <= (g + vbar_a)^k", inequality=True),
+        Part("e", "(e) T_i(b) >= (1/(k-2)) (vbar_a^{1-k/2} - (vbar_a + b^2 - v_i(0)^2)^{1-k/2}), any b >= 0", inequality=True),
+        Part("f", "(f) T_i(inf) - T_i(b) <= (1/(k-2)) (vbar_g + b^2 - v_i(0)^2)^{1-k/2}", inequality=True),
+        Part("g", "(g) k = 2: vbar_g (e^{2t} - 1) <= q(t) <= vbar_a (e^{2t} - 1)", inequality=True),
+        Part("h", "(h) (B.8): (vbar_g^{-(k/2-1)} - (k-2)t)^{-1/(k/2-1)} - vbar_g <= q(t) <= (vbar_a^{-(k/2-1)} - "
+             "(k-2)t)^{-1/(k/2-1)} - vbar_a", inequality=True),
+        Part("blowup", "the weights explode by t = 1/((k-2)(prod_i v_i(0))^{1-2/k}) (the final printed form)", inequality=True),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
@@ -745,8 +824,25 @@ def check_lemma_b8(statement: FlowLemma, p, ctx) -> Verdict:
     <= 5e-11 T_inf.  (e), (f) and (h) hold with equality at equal initialisations, so an allowance is
     necessary; each mutant misses by far more (see below).
 
+    Sharpness
+    ---------
+    Per part the largest bound/value ratio over every (init, i, level b) resp. (init, sampled t) of the
+    grid, without the allowance; the search is the grid of initialisations, which contains the proof's
+    extremal case (equal |v_i(0)|, where Maclaurin's inequality is an equality), plus Gaussian and
+    log-uniform inits; entries are used only where the compared quantity exceeds 1e3 times its allowance
+    (else the ratio measures integrator error).  Found (quick): 1 for d, e, f, g, h and blowup, at equal
+    inits (to the integrator's accuracy: at most 1 + 3e-7, for (f) at k = 5, b = 200, where T_inf - T(b)
+    is 1e-6 T_inf).  Every bound is tight.
+
     Mutants
     -------
+    Near-boundary (one per inequality part): e-x1.001, f-x0.999, g-x1.001, h-x1.001, d-x1.001,
+    blowup-x0.999: each part is attained with equality at equal initialisations (the proof's extremal
+    case, in the grid: all-ones, a = 1/2, a = 2), so a factor 1e-3 beyond is rejected there (allowances
+    are 1e-8 relative).  Second reader: e-exponent-shift+1 (exponent 2 - k/2) is false: at equal init
+    a, T_inf - T(b) = b^{2-k}/(k-2) exactly, while the shifted (f) bound is (b^2)^{2-k/2}/(k-2) =
+    b^{4-k}/(k-2), smaller whenever b < 1 (k = 3, a = 1/2, b = 0.5005: 1.998 > 0.5005); rejected by (f)
+    at the a = 1/2 family.
     swap-means: (e) with vbar_g and (f) with vbar_a bound the wrong side of the quadrature and fail at
     the first unequal initialisation (k = 3, Gaussian: bound 0.0147 > T_i(b) = 0.0146 at the first
     init; far larger margins elsewhere).  exponent-k/2: (e) fails at the all-ones init just above
@@ -793,14 +889,26 @@ def _stat(stats: dict, key: str, value: float) -> None:
     stats[key] = max(stats.get(key, 0.0), float(value))
 
 
-def _add_worst(ev: Evidence, case: dict, lhs, rhs, mask, label, *, relation: str = "le", tol=None) -> None:
+def _add_worst(ev: Evidence, case: dict, lhs, rhs, mask, label, *, relation: str = "le", tol=None,
+               sharp_part: str | None = None, sharp_lhs=None, sharp_rhs=None) -> None:
     """Add ONE case for a whole array of comparisons: the first violated entry (C order) if any, else the
-    tightest; ``label(idx)`` names the entry, and the case records how many entries were compared."""
+    tightest; ``label(idx)`` names the entry, and the case records how many entries were compared.
+    ``sharp_part``: also record, for that statement part, the largest ratio sharp_lhs/sharp_rhs (default
+    lhs/rhs) over the compared entries (both positive), with its entry."""
     lhs = np.broadcast_to(np.asarray(lhs, dtype=np.float64), np.shape(mask))
     rhs = np.broadcast_to(np.asarray(rhs, dtype=np.float64), np.shape(mask))
     tol_arr = np.broadcast_to(np.asarray(0.0 if tol is None else tol, dtype=np.float64), np.shape(mask))
     if not np.any(mask):
         return
+    if sharp_part is not None:
+        sl = lhs if sharp_lhs is None else np.broadcast_to(np.asarray(sharp_lhs, dtype=np.float64), np.shape(mask))
+        sr = rhs if sharp_rhs is None else np.broadcast_to(np.asarray(sharp_rhs, dtype=np.float64), np.shape(mask))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(mask & (sl > 0) & (sr > 0) & np.isfinite(sl) & np.isfinite(sr), sl / sr, -np.inf)
+        j = int(np.argmax(ratio.ravel()))
+        if np.isfinite(ratio.ravel()[j]):
+            ix = np.unravel_index(j, np.shape(mask))
+            ev.sharpness(dict(case, **label(ix)), float(ratio[ix]), part=sharp_part)
     if relation == "le":
         margin = rhs - lhs
     elif relation == "approx":
@@ -831,13 +939,25 @@ def _check_family(ev, statement: FlowLemma, k: int, fam: str, rec: dict, stats: 
     _add_worst(ev, dict(base, part="(b) v_i^2 - v_l^2 conserved (relative to max v^2)"), defect, 0.0,
                np.ones(defect.shape, bool), lambda ix: {"n": int(ix[0]), "t": float(TOUT[ix[0], ix[1]]), "i": int(ix[2])},
                relation="approx", tol=_Q_TOL)
+    min_slack = math.inf
     for r in range(N):
         left, right, sl = rec["maclaurin"][r]
+        min_slack = min(min_slack, sl)
         if not (left and right) or r == 0:
             ev.add(dict(base, n=r, part="(d) Maclaurin at g in {1/100, 1, 100}, exact"), left and right, relation="true",
                    note=f"min relative slack {sl:.3g}")
             if not (left and right):
                 break
+    if math.isfinite(min_slack):
+        ev.sharpness(dict(base, check="(d) 1 - smallest relative slack (exact, g in {1/100, 1, 100})"), 1 - min_slack, part="d")
+    if statement.d_factor != 1.0:  # a strengthened Maclaurin sandwich (mutants): float64, margins >> rounding
+        va0, vg0 = _means(C)
+        for g in (0.01, 1.0, 100.0):
+            X = np.prod(g + C, axis=1)
+            _add_worst(ev, dict(base, part=f"(d) strengthened sandwich at g = {g}: lower"), (g + vg0) ** k * statement.d_factor,
+                       X * (1 + 1e-12), np.ones(N, bool), lambda ix: {"n": int(ix[0])})
+            _add_worst(ev, dict(base, part=f"(d) strengthened sandwich at g = {g}: upper"), X,
+                       (g + va0) ** k / statement.d_factor * (1 + 1e-12), np.ones(N, bool), lambda ix: {"n": int(ix[0])})
     t = TOUT
     q = VO[:, :, 0] ** 2 - C[:, :1]
     # an error dT in the effective blow-up time moves v(t) by ~ dT / ((k-2)(T_inf - t)) relatively:
@@ -846,10 +966,14 @@ def _check_family(ev, statement: FlowLemma, k: int, fam: str, rec: dict, stats: 
     qtol = _Q_TOL * amp * np.max(VO**2, axis=2)
     tlab = lambda ix: {"n": int(ix[0]), "t": float(t[ix[0], ix[1]])}
     if k == 2:
-        _add_worst(ev, dict(base, part="(g) vbar_g (e^{2t} - 1) <= q(t)"), vg[:, None] * np.expm1(2 * t), q + qtol,
-                   np.ones(q.shape, bool), tlab)
-        _add_worst(ev, dict(base, part="(g) q(t) <= vbar_a (e^{2t} - 1)"), q - qtol, va[:, None] * np.expm1(2 * t),
-                   np.ones(q.shape, bool), tlab)
+        gl = vg[:, None] * np.expm1(2 * t) * statement.g_factor
+        gu = va[:, None] * np.expm1(2 * t) / statement.g_factor
+        pos = t > 0
+        qres = np.where(q > 1e3 * qtol, q, np.nan)  # sharpness only where q is resolved far beyond its allowance
+        _add_worst(ev, dict(base, part="(g) vbar_g (e^{2t} - 1) <= q(t)"), gl, q + qtol, pos, tlab,
+                   sharp_part="g", sharp_rhs=qres)
+        _add_worst(ev, dict(base, part="(g) q(t) <= vbar_a (e^{2t} - 1)"), q - qtol, gu, pos, tlab,
+                   sharp_part="g", sharp_lhs=qres)
         if fam.startswith("equal") or fam == "all-ones":
             a0 = np.abs(V0[:, :1])
             above = TH > a0
@@ -873,27 +997,35 @@ def _check_family(ev, statement: FlowLemma, k: int, fam: str, rec: dict, stats: 
     b2 = TH[:, None, :] ** 2 - C[:, :, None]
     be, bf = me + b2, mf + b2
     with np.errstate(invalid="ignore", divide="ignore"):
-        rhs_e = (me**e_exp - np.where(be > 0, be, 1.0) ** e_exp) / (k - 2)
-        rhs_f = np.where(bf > 0, bf, 1.0) ** e_exp / (k - 2)
+        rhs_e = (me**e_exp - np.where(be > 0, be, 1.0) ** e_exp) / (k - 2) * statement.e_factor
+        rhs_f = np.where(bf > 0, bf, 1.0) ** e_exp / (k - 2) * statement.f_factor
     undefined = int(np.count_nonzero(be <= 0) + np.count_nonzero(bf <= 0))
-    _add_worst(ev, dict(base, part="(e) bound <= T_i(b) (+ 1e-9 T_inf)"), rhs_e, Tb + _TIME_TOL * T3, (be > 0) & known, lab)
+    # sharpness only where the compared times are resolved far beyond the allowance 1e-9 T_inf
+    res_t = 1e3 * _TIME_TOL * T3
+    _add_worst(ev, dict(base, part="(e) bound <= T_i(b) (+ 1e-9 T_inf)"), rhs_e, Tb + _TIME_TOL * T3, (be > 0) & known, lab,
+               sharp_part="e", sharp_rhs=np.where(Tb > res_t, Tb, np.nan))
     if statement.e_mean == "a":
         m_e = np.where((be > 0) & ~below & known, (Tb - rhs_e) / T3, np.inf)
         slack_e[(k, fam)] = float(m_e.min())
-    _add_worst(ev, dict(base, part="(f) T_inf - T_i(b) (- 1e-9 T_inf) <= bound"), T3 - Tb - _TIME_TOL * T3, rhs_f, (bf > 0) & known, lab)
+    _add_worst(ev, dict(base, part="(f) T_inf - T_i(b) (- 1e-9 T_inf) <= bound"), T3 - Tb - _TIME_TOL * T3, rhs_f, (bf > 0) & known, lab,
+               sharp_part="f", sharp_lhs=np.where(T3 - Tb > res_t, T3 - Tb, np.nan))
     # (h) along the sampled times
     bg = vg[:, None] ** (-(k / 2 - 1)) - (k - 2) * t
     ba = va[:, None] ** (-(k / 2 - 1)) - (k - 2) * t
-    low = bg ** (-1 / (k / 2 - 1)) - vg[:, None]
+    low = (bg ** (-1 / (k / 2 - 1)) - vg[:, None]) * statement.h_factor
     with np.errstate(invalid="ignore", divide="ignore"):
-        up = np.where(ba > 0, np.where(ba > 0, ba, 1.0) ** (-1 / (k / 2 - 1)) - va[:, None], np.inf)
-    _add_worst(ev, dict(base, part="(h) lower bound of (B.8) <= q(t)"), low, q + qtol, np.ones(q.shape, bool), tlab)
-    _add_worst(ev, dict(base, part="(h) q(t) <= upper bound of (B.8) (where finite)"), q - qtol, up, np.isfinite(up), tlab)
+        up = np.where(ba > 0, np.where(ba > 0, ba, 1.0) ** (-1 / (k / 2 - 1)) - va[:, None], np.inf) / statement.h_factor
+    pos = t > 0
+    qres = np.where(q > 1e3 * qtol, q, np.nan)
+    _add_worst(ev, dict(base, part="(h) lower bound of (B.8) <= q(t)"), low, q + qtol, pos, tlab, sharp_part="h", sharp_rhs=qres)
+    _add_worst(ev, dict(base, part="(h) q(t) <= upper bound of (B.8) (where finite)"), q - qtol, up, np.isfinite(up) & pos, tlab,
+               sharp_part="h", sharp_lhs=qres)
     nlab = lambda ix: {"n": int(ix[0])}
     ones = np.ones(N, bool)
     _add_worst(ev, dict(base, part="vbar_a^{1-k/2}/(k-2) <= T_inf"), va ** (1 - k / 2) / (k - 2), Tinf * (1 + 1e-12), ones, nlab)
     blow = np.array([statement.blowup(k, v) for v in V0])
-    _add_worst(ev, dict(base, part="T_inf <= blow-up time of the statement"), Tinf, blow * (1 + 1e-12), ones, nlab)
+    _add_worst(ev, dict(base, part="T_inf <= blow-up time of the statement"), Tinf, blow * (1 + 1e-12), ones, nlab,
+               sharp_part="blowup", sharp_rhs=blow)
     if fam.startswith("equal") or fam == "all-ones":
         a0 = absv[:, 0]
         T_cf = a0 ** (2 - k) / (k - 2)
@@ -955,6 +1087,18 @@ _BLOW_PRINTED = BlowupTime("t = 1/((k-2) vbar_g^{-(k/2-1)}) (printed intermediat
 _BLOW_CORRECTED = BlowupTime("t = 1/((k-2) vbar_g^{k/2-1}) = 1/((k-2)(prod_i |v_i(0)|)^{1-2/k})", _blowup_final)
 
 
+def _blowup_hypotheses(case) -> list[str]:
+    """Lemma B.8's hypotheses a case violates: k > 2 and prod_i v_i(0) > 0 (read from the recorded v(0))."""
+    bad = []
+    k = int(case.get("k", 0))
+    if k <= 2:
+        bad.append("k > 2")
+    v0 = case.get("v(0)")
+    if v0 is None or len(v0) != k or not float(np.prod(np.asarray(v0, dtype=float))) > 0:
+        bad.append("prod_i v_i(0) > 0 (k initial relevant weights)")
+    return bad
+
+
 @claim(
     id="thesis_ch5.lemma_B.8.blowup_time",
     source=SOURCE,
@@ -968,7 +1112,17 @@ _BLOW_CORRECTED = BlowupTime("t = 1/((k-2) vbar_g^{k/2-1}) = 1/((k-2)(prod_i |v_
         Mutant("unit-scale", "blow-up by t = 1/(k-2), ignoring the scale of the initialisation", BlowupTime("1/(k-2)", _blowup_unit)),
         Mutant("arithmetic-mean", "blow-up by vbar_a^{1-k/2}/(k-2) (the lower bound of T_inf used as an upper bound)",
                BlowupTime("vbar_a^{1-k/2}/(k-2)", _blowup_va)),
+        Mutant("corrected-x0.999", "the corrected time times 0.999, just beyond its sharpness 1 (equal initialisations)",
+               BlowupTime("0.999 vbar_g^{1-k/2}/(k-2)", lambda k, v: 0.999 * _blowup_final(k, v)),
+               near_boundary=True, part="blowup"),
+        Mutant("prod-without-abs-squared", "blow-up by vbar_g^{1-k}/(k-2) (the exponent k/2 - 1 doubled)",
+               BlowupTime("vbar_g^{1-k}/(k-2)", lambda k, v: float(np.prod(v**2)) ** ((1.0 - k) / k) / (k - 2)),
+               origin="second-reader"),
     ],
+    parts=[Part("blowup", "the relevant weights all explode by t = 1/((k-2) vbar_g^{-(k/2-1)}) (printed intermediate "
+                "expression; = vbar_g^{k/2-1}/(k-2))", inequality=True)],
+    severity=Severity.TYPO,
+    hypotheses=lambda case: _blowup_hypotheses(case),
     expect=Status.ERRATUM,
     rigor=Rigor.FLOAT,
     params=[
@@ -1020,6 +1174,20 @@ def check_blowup_time(statement: BlowupTime, p, ctx) -> Verdict:
     -------
     unit-scale fails at a = 1/2 (T_inf = 2^{k-2}/(k-2)); arithmetic-mean fails at the first unequal
     initialisation (vbar_a^{1-k/2}/(k-2) is a lower bound of T_inf, strict unless all |v_i(0)| agree).
+    corrected-x0.999 (near-boundary, part blowup): T_inf = a^{2-k}/(k-2) equals the corrected time at
+    equal init a, so 0.999 of it fails there.  Second reader: prod-without-abs-squared (vbar_g^{1-k}/(k-2))
+    is false: at equal init a = 2, k = 3 it is 1/16 while T_inf = 1/2; rejected at the a = 2 family.
+
+    Sharpness
+    ---------
+    T_inf / (stated time) over the lemma's grid of initialisations (equal, +-1, Gaussian, log-uniform):
+    the corrected time is attained (ratio 1) at equal initialisations; the printed one fails by the
+    factor vbar_g^{k-2} (4 at k = 3, a = 1/2).
+
+    Correction
+    ----------
+    The weights explode by t = vbar_g^{1-k/2}/(k-2) = 1/((k-2)(prod_i |v_i(0)|)^{1-2/k}) (the printed final
+    form); the intermediate 1/((k-2) vbar_g^{-(k/2-1)}) has the exponent's sign flipped.  Typo.
     """
     # the initialisations of thesis_ch5.lemma_B.8 (the same seeded stream, so one computation serves both)
     data = _lemma_b8_data(p["k_max"], p["inits"], p["n_full_max"], p["full_inits"], Context(_B8_ID).seed("inits"))
@@ -1030,7 +1198,8 @@ def check_blowup_time(statement: BlowupTime, p, ctx) -> Verdict:
         bound = np.array([statement.bound(k, v) for v in rec["V0"]])
         _add_worst(ev, {"k": k, "init": fam, "inits": rec["V0"].shape[0], "part": "T_inf <= stated blow-up time"},
                    rec["Tinf"], bound * (1 + 1e-12), np.ones(bound.shape, bool),
-                   lambda ix, rec=rec: {"n": int(ix[0]), "v(0)": [round(float(x), 6) for x in rec["V0"][ix[0]]]})
+                   lambda ix, rec=rec: {"n": int(ix[0]), "v(0)": [float(x) for x in rec["V0"][ix[0]]]},
+                   sharp_part="blowup", sharp_rhs=bound)
     sym = {}
     for k in range(3, p["k_max"] + 1):
         r_final, r_inter = flow_proofs.blowup_expression_residuals(k)
@@ -1152,6 +1321,8 @@ class PlateauStatement:
     text: str
     n_exp: Callable[[int], Fraction]
     g_exp: Callable[[int], Fraction]
+    #: a factor on every stated bound of the proof's concentration ingredients (1 as printed)
+    ingredient_factor: float = 1.0
 
 
 _T57 = PlateauStatement("T(1/2-gamma)/T(0) = 1 - O~(n'^{1-k/2} gamma^{2/k-1})",
@@ -1185,6 +1356,18 @@ def _clopper_pearson_upper(hits: int, n: int, conf: float) -> float:
     mutants=[
         Mutant("exponent-k/2", "1 - ratio = O~(n'^{-k/2} gamma^{2/k-1}) (exponent -k/2 instead of 1 - k/2)",
                replace(_T57, text="n'^{-k/2}", n_exp=lambda k: Fraction(-k, 2))),
+        Mutant("ingredients-x0.34", "every concentration bound of the proof times 0.34, just beyond the sharpness 0.350 "
+               "(Pr[|u| > 1/2] = 0.617 against 2 e^{-1/8} = 1.765); rejected there",
+               replace(_T57, ingredient_factor=0.34), near_boundary=True, part="ingredients"),
+        Mutant("exponent-1-k/2-1/2", "1 - ratio = O~(n'^{1/2-k/2} gamma^{2/k-1}) (half a power of n' stronger)",
+               replace(_T57, text="n'^{1/2-k/2}", n_exp=lambda k: Fraction(1 - k, 2)), origin="second-reader"),
+    ],
+    parts=[
+        Part("plateau", "Gaussian init, k >= 3, prod v_i(0) > 0: with probability 1 - 1/poly(n'), T(1/2 - gamma)/T(0) = "
+             "1 - O~((n')^{1-k/2} gamma^{2/k-1}) (checked as a mechanism: the growth of the quantiles over inits in n')"),
+        Part("ingredients", "the proof's concentration steps: (B.13) max |u_ij| <= sqrt(2 log(4n'k/eps)) w.p. >= 1 - eps/2; "
+             "Laurent-Massart tails <= e^{-tau}; max |v_i(0)| <= sqrt(2 log(4k/delta)) w.p. >= 1 - delta/2; the range of "
+             "vbar_a", inequality=True),
     ],
     expect=Status.MECHANISM,
     rigor=Rigor.MECHANISM,
@@ -1269,6 +1452,21 @@ def check_thm_5_7_full(statement: PlateauStatement, p, ctx) -> Verdict:
     -------
     exponent-k/2: R is multiplied by n', so the quantiles grow linearly and the slope is ~1 + the
     true one; its upper bound exceeds 1/2 for every testable (k, gamma).
+    ingredients-x0.34 (near-boundary, part ingredients): every concentration bound times 0.34, just
+    beyond the sharpness 0.350 (exact Pr[|u| > 1/2] = 0.617 vs 2 e^{-1/8} = 1.765); rejected there.
+    Second reader: exponent-1-k/2-1/2 (n'^{1/2-k/2}) is false by the Gaussian limit of the all-ones case
+    (thesis_ch5.thm_5.7: 1 - ratio ~ C_k n'^{1-k/2} with C_k > 0) together with the Gaussian init's
+    positive-probability event that the inits are near all-ones; the quantiles of R then grow like
+    n'^{1/2}; rejected (bootstrap upper bound of the slope 0.61 > 1/2 at k = 5, gamma = 0.01).
+
+    Sharpness
+    ---------
+    Part plateau is a mechanism (O~ with unspecified constants and polylog factors): no ratio to a
+    printed bound exists; the criterion's own margin is the slope's bootstrap bound (0.21 of 1/2, recorded
+    as "statement").  Part ingredients: the largest exact probability (or 99% simulated upper bound)
+    over its stated bound, over every tau, eps, delta, D of the grids: 0.350 (the Gaussian tail at
+    tau = 1/2); the concentration bounds are loose by >= 2.9x at the grid points (a Chernoff-type bound
+    is never tight at a fixed tau).
 
     Notes
     -----
@@ -1302,7 +1500,7 @@ def check_thm_5_7_full(statement: PlateauStatement, p, ctx) -> Verdict:
             samples[(k, n_prime)] = _plateau_sample(k, n_prime, p["inits"], gammas, mc, ctx.seed(f"inits:{k}:{n_prime}:{mc}"))
     _plateau_criterion(ev, statement, samples, gammas, p, ctx)
     _plateau_crosschecks(ev, samples, gammas, ctx)
-    _plateau_ingredients(ev, ks, nps + mc_nps, p["ingredient_draws"], ctx)
+    _plateau_ingredients(ev, ks, nps + mc_nps, p["ingredient_draws"], ctx, statement.ingredient_factor)
     ev.plots.extend(_plateau_error_plots(_ints(p["plot_n_primes"]), ctx.seed("plots")))
     return ev.verdict()
 
@@ -1426,8 +1624,13 @@ def _cube_crosscheck_rows(seed) -> _Rows:
     return ev
 
 
-def _plateau_ingredients(ev, ks, nps, draws, ctx) -> None:
-    _ingredient_rows(tuple(sorted(set(ks))), tuple(sorted(set(nps))), draws, ctx.seed("ingredients")).replay(ev)
+def _plateau_ingredients(ev, ks, nps, draws, ctx, factor: float = 1.0) -> None:
+    """Replay the (cached) ingredient rows with every bound times ``factor``; each row is part "ingredients"
+    (its lhs/rhs is that part's sharpness)."""
+    rows = _ingredient_rows(tuple(sorted(set(ks))), tuple(sorted(set(nps))), draws, ctx.seed("ingredients"))
+    for case, lhs, rhs, kw in rows.rows:
+        ev.add(case, lhs, rhs * factor, part="ingredients", **kw)
+    ev.details.update(rows.details)
 
 
 @functools.lru_cache(maxsize=8)
