@@ -24,9 +24,19 @@ def test_list_json_has_the_contract_fields(capsys):
     data = json.loads(out)
     assert [d["id"] for d in data] == [c.id for c in all_claims()]
     for d in data:
-        for key in ("id", "source", "label", "title", "status", "rigor", "mutants", "has_corrected"):
+        for key in ("id", "source", "label", "title", "status", "rigor", "mutants", "has_corrected",
+                    "severity", "parts", "sharpness"):
             assert key in d, key
         assert d["mutants"] >= 1
+        if d["parts"] is not None:
+            assert all({"name", "asserted", "reason"} <= set(q) for q in d["parts"])
+
+
+def test_list_filters_by_status(capsys):
+    code, out, _ = _run(["list", "--json", "--status", "proof-gap"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data and all(d["status"] == "proof-gap" and d["severity"] is not None for d in data)
 
 
 def test_run_json_contract_and_exit_zero(capsys):
@@ -34,9 +44,12 @@ def test_run_json_contract_and_exit_zero(capsys):
     assert code == 0
     d = json.loads(out)
     for key in ("id", "status", "holds_as_printed", "witness", "slack", "cases", "seconds", "backend", "params",
-                "mutants_rejected", "mutants_total"):
+                "mutants_rejected", "mutants_total", "severity", "parts", "sharpness", "sharpness_case"):
         assert key in d, key
-    assert d["status"] == "confirmed" and d["holds_as_printed"] is True and d["params"] == {"n_max": 8}
+    # the 1/tau^2 count is asserted and attained (sharpness 1); the asymptotic Omega(n^k) part is not asserted
+    assert d["status"] == "partly-confirmed" and d["holds_as_printed"] is True and d["params"] == {"n_max": 8}
+    assert d["severity"] is None and any(not q["asserted"] and q["reason"] for q in d["parts"])
+    assert d["sharpness"] == 1.0 and d["sharpness_case"] is not None
     assert d["mutants_rejected"] == d["mutants_total"] >= 1
 
 
@@ -44,7 +57,7 @@ def test_run_erratum_reports_witness(capsys):
     code, out, _ = _run(["run", "thesis_ch5.warmup_gradient", "--json"], capsys)
     d = json.loads(out)
     assert code == 0 and d["status"] == "erratum" and d["holds_as_printed"] is False
-    assert d["witness"]["case"]["n"] == 2
+    assert d["witness"]["case"]["n"] == 7 and d["severity"] == "substantive"
 
 
 def test_run_exits_one_when_verdict_differs(capsys, monkeypatch):
