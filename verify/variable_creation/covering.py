@@ -29,7 +29,7 @@ from kernels.attention import (
     zhang_log_cover,
 )
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 
 # ---------------------------------------------------------------------------------------------
@@ -608,7 +608,20 @@ def check_lemma_A_12(statement: HeadsStatement, p, ctx) -> Verdict:
 
 @dataclass(frozen=True)
 class DepthStatement:
-    per_layer: str = "printed-remark"  # "printed-remark": alpha_L <= 1 at C_2 = L_sigma = 1; "proof": (1 + 4 C_2) factor; "1+2a"
+    """Theorem A.17's layer factors and Theorem 4.11's simplification of them.
+
+    route "A.17": the printed identity alpha_i = prod_{j<i} L_sigma B_C B_V (1 + qk_coef B_QK) (seed 2469,
+    2505) against the unrolled error recursion eps^(i+1) = L_sigma B_C B_V (1 + rec_coef B_QK) eps^(i) + ...
+    (Lemma A.15 as used at seed 2497); route "simplified" (the proof step behind Theorem 4.11 and the remark
+    at seed 757): alpha_L <= (C_2 L_sigma)^(k L); route "corrected": alpha_L <= (L_sigma C_2^2 (1 + qk_coef C_2))^(L-1).
+    """
+
+    route: str = "A.17"
+    qk_coef: int = 4  # the 4 in (1 + 4 B_QK) of alpha_i (seed 2469, 2505)
+    rec_coef: int = 4  # the 4 in the recursion's factor (seed 2497)
+    upto: int = 0  # alpha_i's product over j < i + upto (0: j < i as printed; 1: j <= i)
+    with_lsigma: bool = True  # L_sigma inside alpha_i's product
+    k: int = 1  # the constant of O(L) in (C_2 L_sigma)^(k L)
 
 
 @claim(
@@ -619,13 +632,36 @@ class DepthStatement:
     title="Depth-L covering: 'exponential dependence on L avoided when spectral norms <= 1 and L_sigma <= 1'",
     lines=[(753, 757), (2455, 2513)],
     printed=DepthStatement(),
-    corrected=DepthStatement("proof"),
-    mutants=[Mutant("1+2a", "per-layer factor L_sigma B_C B_V (1 + 2 B_QK) (the tighter provable constant, not the proof's)",
-                    DepthStatement("1+2a"))],
-    expect=Status.ERRATUM,
+    proof_step=DepthStatement(route="simplified"),
+    corrected=DepthStatement(route="corrected"),
+    parts=[
+        Part("alpha-identity", "A.17: alpha_i = prod_{j<i} L_sigma B_C^(j) B_V^(j) (1 + 4 B_QK^(j)) is the factor of layer i "
+             "in the unrolled recursion eps^(i+1) = L_sigma B_C B_V (1 + 4 B_QK) eps^(i) + ... (seed 2469, 2497-2505)"),
+        Part("covering-bound", "log N_inf(F^(L); eps; X^(1..m)) <~ (C_2 L_sigma)^{O(L)} B_X^2 B_w^2 C_{2,1}^2 / eps^2 log(dmT)",
+             asserted=False,
+             reason="<~ and O(L) hide constants, and log N_inf of depth-L Transformer classes is not computable at any size "
+                    "where L matters; no packing of these classes growing with L at unit spectral norms is known, so the "
+                    "bound is undecided (it does not follow from A.17: see the proof step)"),
+        Part("no-exp-L", "remark (seed 757): with spectral norms <= 1 and L_sigma <= 1 the exponential dependence on L is avoided",
+             asserted=False,
+             reason="undecided: at fixed m, log N_inf <= m log(3 B_w/eps + 1) whatever L, so a refutation needs m growing "
+                    "exponentially with L (beyond reach); the proof's own factor alpha_L = 5^(L-1) does not give it (proof step)"),
+    ],
+    mutants=[
+        Mutant("1+2a", "alpha_i with per-layer factor L_sigma B_C B_V (1 + 2 B_QK) (the tighter provable constant, not the "
+               "proof's): all-ones bounds give 3^(L-1) != 5^(L-1)", DepthStatement(qk_coef=2)),
+        Mutant("j<=i", "alpha_i = prod_{j<=i} (layer i's own factor included): all-ones bounds give 5^L != 5^(L-1)",
+               DepthStatement(upto=1), origin="second-reader"),
+        Mutant("no-L_sigma", "alpha_i without L_sigma: random L_sigma in (0, 1] changes the product",
+               DepthStatement(with_lsigma=False), origin="second-reader"),
+        Mutant("recursion-1+3a", "the recursion with (1 + 3 B_QK) against the printed alpha_i: 4^(L-1) != 5^(L-1)",
+               DepthStatement(rec_coef=3), origin="second-reader"),
+    ],
+    expect=Status.PROOF_GAP,
+    severity=Severity.SUBSTANTIVE,
     rigor=Rigor.EXACT,
     params=[Param("L_max", int, 1, 20), Param("instances", int, 1, 1000)],
-    tiers={"quick": {"L_max": 8, "instances": 50}, "full": {"L_max": 12, "instances": 500}},
+    tiers={"quick": {"L_max": 6, "instances": 10}, "full": {"L_max": 12, "instances": 500}},
 )
 def check_thm_4_11(statement: DepthStatement, p, ctx) -> Verdict:
     """Theorem 4.11 / A.17: the layer factors alpha_i of the depth-L covering bound.
@@ -638,15 +674,20 @@ def check_thm_4_11(statement: DepthStatement, p, ctx) -> Verdict:
 
     Source
     ------
-    Seed 004, Theorem 4.11, lines 753-757; Theorem A.17 and proof, lines 2455-2513.
+    Seed 004, Theorem 4.11, lines 753-757; Theorem A.17 and proof, lines 2455-2513 (alpha_i at 2469 and
+    2505, the recursion at 2497).
 
     Checkable form
     --------------
-    alpha_L is computed exactly (Fractions) from the proof's per-layer error recursion
-    eps^(i+1) = L_sigma B_C B_V (1 + 4 B_QK) eps^(i) + ... (Lemma A.15) for L = 1..L_max, at the extreme
-    C_2 = L_sigma = 1 (all spectral bounds 1) and at random rational bounds in (0, 1].  Printed remark:
-    alpha_L <= (C_2 L_sigma)^L = 1.  Corrected: alpha_L = prod_j L_sigma B_C B_V (1 + 4 B_QK) <=
-    (L_sigma C_2^2 (1 + 4 C_2))^{L-1}, i.e. 5^{L-1} at C_2 = L_sigma = 1: exponential in L.
+    Parts: "alpha-identity" asserted; "covering-bound" and "no-exp-L" not asserted (undecided, reasons in
+    the parts), hence proof-gap with an undecided statement.  alpha_L is computed exactly (Fractions)
+    from the proof's per-layer error recursion (factor L_sigma B_C B_V (1 + 4 B_QK), seed 2497) for
+    L = 1..L_max, at the extreme C_2 = L_sigma = 1 (all spectral bounds 1) and at random rational
+    (L_sigma, B_C, B_V, B_QK) in (0, 1]^4 per layer.  Printed (route A.17): alpha_L equals A.17's product
+    formula.  Proof step (route "simplified"): Theorem 4.11's (C_2 L_sigma)^{O(L)} and the remark need
+    alpha_L <= (C_2 L_sigma)^(k L), = 1 at C_2 = L_sigma = 1 for every k: FAILS, alpha_L = 5^(L-1).
+    Corrected proof step: alpha_L <= (L_sigma C_2^2 (1 + 4 C_2))^(L-1), C_2 = max of the layers'
+    spectral bounds; sharpness 1 (equality at the all-ones instance, the proof's extremal case).
 
     Exactness
     ---------
@@ -655,32 +696,49 @@ def check_thm_4_11(statement: DepthStatement, p, ctx) -> Verdict:
     Mutants
     -------
     Per-layer factor (1 + 2 B_QK) (provable with softmax constant 1, but not what this proof gives): at
-    all-ones bounds it claims alpha_L = 3^{L-1} < 5^{L-1}.
+    all-ones bounds it claims alpha_L = 3^{L-1} != 5^{L-1}.  Second reader: the product over j <= i
+    (5^L != 5^(L-1) at all-ones; not expressible in the old checker), L_sigma dropped (differs at any
+    L_sigma < 1; not expressible before), the recursion with (1 + 3 B_QK) (4^(L-1) != 5^(L-1); the old
+    checker hard-coded the recursion's 4).  All are exact-arithmetic disagreements, so they are false.
+
+    Correction
+    ----------
+    The proof gives (L_sigma C_2^2 (1 + 4 C_2))^{O(L)}, i.e. 5^{O(L)} at C_2 = L_sigma = 1: the remark "the
+    exponential dependence on L can be avoided" does not follow from A.17; the statement itself is undecided.
+
+    Notes
+    -----
+    The witness alpha_L = 5^(L-1) at C_2 = L_sigma = 1 refutes only the step from A.17 to Theorem 4.11
+    (the theorem says "simplified" A.17); no covering-number lower bound shows log N itself growing
+    exponentially in L, so this is a proof-gap, not an erratum (re-judged from the old ERRATUM).  Also
+    noted: Theorem 4.11 writes F_tf-block on the left but B_w on the right (it is the F_tf-scalar class
+    of A.17), and A.17's bound carries d^(2/3), k^(2/3) factors inside the cube that 4.11 does not show.
     """
     from fractions import Fraction as Fr
 
     rng = ctx.rng("norms")
     ev = Evidence("le", rigor=Rigor.EXACT)
-    insts = [[(Fr(1), Fr(1), Fr(1), Fr(1))] * p["L_max"]]
+    insts = [[(Fr(1), Fr(1), Fr(1), Fr(1))] * (p["L_max"] + 1)]
     for _ in range(p["instances"]):
-        insts.append([tuple(Fr(int(rng.integers(1, 101)), 100) for _ in range(4)) for _ in range(p["L_max"])])
+        insts.append([tuple(Fr(int(rng.integers(1, 101)), 100) for _ in range(4)) for _ in range(p["L_max"] + 1)])
     for q, layers in enumerate(insts):
         eps_prop = Fr(1)  # error propagated from layer 1 through the recursion of Lemma A.15
         for L in range(1, p["L_max"] + 1):
             if L > 1:
                 Ls, BC, BV, BQK = layers[L - 2]
-                eps_prop = Ls * BC * BV * (1 + 4 * BQK) * eps_prop
-            C2 = max(max(BC, BV, BQK) for _, BC, BV, BQK in layers[:L]) if L > 1 else Fr(1)
-            Lsig = max(lay[0] for lay in layers[:L])
-            case = {"instance": q, "L": L}
-            if statement.per_layer == "printed-remark":
-                if C2 <= 1 and Lsig <= 1:
-                    ev.add(dict(case, part="alpha_L <= (C_2 L_sigma)^L"), eps_prop, (C2 * Lsig) ** L)
-            else:
-                c = 4 if statement.per_layer == "proof" else 2
+                eps_prop = Ls * BC * BV * (1 + statement.rec_coef * BQK) * eps_prop
+            C2 = max(max(BC, BV, BQK) for _, BC, BV, BQK in layers[: L - 1]) if L > 1 else Fr(1)
+            Lsig = max(lay[0] for lay in layers[: L - 1]) if L > 1 else Fr(1)
+            case = {"instance": q, "L": L, "C_2": C2, "L_sigma": Lsig}
+            if statement.route == "A.17":
                 claimed = Fr(1)
-                for Ls, BC, BV, BQK in layers[: L - 1]:
-                    claimed *= Ls * BC * BV * (1 + c * BQK)
-                ev.add(dict(case, part=f"alpha_L = prod L B_C B_V (1 + {c} B_QK)"), eps_prop, claimed, relation="eq")
-                ev.add(dict(case, part="alpha_L <= (L_sigma C_2^2 (1 + 4 C_2))^(L-1)"), eps_prop, (Lsig * C2**2 * (1 + 4 * C2)) ** (L - 1))
+                for Ls, BC, BV, BQK in layers[: L - 1 + statement.upto]:
+                    claimed *= (Ls if statement.with_lsigma else 1) * BC * BV * (1 + statement.qk_coef * BQK)
+                ev.add(dict(case, part="alpha_L = prod_{j<L} L_sigma B_C B_V (1 + 4 B_QK)"), eps_prop, claimed, relation="eq")
+            elif statement.route == "simplified":
+                ev.add(dict(case, part="alpha_L <= (C_2 L_sigma)^(k L)", k=statement.k), eps_prop, (C2 * Lsig) ** (statement.k * L),
+                       part="simplified")
+            else:
+                ev.add(dict(case, part="alpha_L <= (L_sigma C_2^2 (1 + 4 C_2))^(L-1)"), eps_prop,
+                       (Lsig * C2**2 * (1 + statement.qk_coef * C2)) ** (L - 1), part="corrected")
     return ev.verdict(seed=ctx.seed("norms"))
