@@ -257,8 +257,9 @@ def check_sec_4_4_2(statement: ResidualStatement, p, ctx) -> Verdict:
     Sphere normalisation: 1-Lipschitzness fails near 0 (ratio 1/eta at u = -u' = eta e_1).  Second
     reader, near-boundary: token norms <= 0.99 and LN 0.99-Lipschitz (both false, sharpness 1.0: a
     projected row has norm exactly 1; at u = -u' = 1e-3 e_1, inside the ball, LN is the identity); the
-    residual ratio at 0.99 x its quick-tier sharpness (random layers; L_f of Lemma A.14 is loose, see
-    there), which tests the check.  None was expressible before (literal 1s).
+    residual ratio at 0.99 x its quick-tier sharpness 0.9923 (the maximum over the random layers: near 1
+    when L_f is small, so the "+ 1" is attained; L_f of Lemma A.14 is loose, see there).  None was
+    expressible before (literal 1s).
     """
     rng = ctx.rng("layers")
     ev = Evidence("le", rigor=Rigor.FLOAT)

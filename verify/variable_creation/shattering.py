@@ -59,7 +59,7 @@ def _scale(statement, T):
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("log2_T_max", int, 1, 12)],
-    tiers={"quick": {"log2_T_max": 10}, "full": {"log2_T_max": 10}, "gpu": {"log2_T_max": 12}},
+    tiers={"quick": {"log2_T_max": 8}, "full": {"log2_T_max": 10}, "gpu": {"log2_T_max": 12}},
 )
 def check_prop_4_8(statement: ShatterStatement, p, ctx) -> Verdict:
     """Proposition 4.8: pseudo-dimension of unbounded attention heads.

@@ -369,7 +369,7 @@ _A14_SHARP = 0.315  # quick-tier sharpness (Nelder-Mead search, T = 3, d = 2, a 
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 10, 10**6), Param("restarts", int, 1, 200)],
-    tiers={"quick": {"instances": 300, "restarts": 2}, "full": {"instances": 2000, "restarts": 4}},
+    tiers={"quick": {"instances": 150, "restarts": 1}, "full": {"instances": 2000, "restarts": 4}},
 )
 def check_lemma_A_14(statement: LemmaA14Statement, p, ctx) -> Verdict:
     """Lemma A.14: input-perturbation Lipschitz bound of a self-attention layer.
