@@ -846,7 +846,10 @@ def check_thm_4_11(statement: DepthStatement, p, ctx) -> Verdict:
     (the theorem says "simplified" A.17); no covering-number lower bound shows log N itself growing
     exponentially in L, so this is a proof-gap, not an erratum (re-judged from the old ERRATUM).  Also
     noted: Theorem 4.11 writes F_tf-block on the left but B_w on the right (it is the F_tf-scalar class
-    of A.17), and A.17's bound carries d^(2/3), k^(2/3) factors inside the cube that 4.11 does not show.
+    of A.17), and A.17's printed bound carries d^(2/3), k^(2/3) factors inside the cube (a d^2 k^2 factor
+    against 4.11's "only logarithmic in d"), while the proof's own final step (seed 2509-2513: Lemma A.8
+    on sum (B^{2,1}/eps)^2 with eps = B_w sum alpha_i (...) + eps_w) produces no such factors: read as a
+    typo of A.17 (the printed A.17 is only weaker); not checked.
     """
     from fractions import Fraction as Fr
 
