@@ -15,9 +15,11 @@ import numpy as np
 
 from kernels.attention import attention_block, project_unit_ball, self_attention
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from .softmax_lipschitz import _rand_scale
+
+CONTRACT_AUDITED = True
 
 REL = 1e-9
 ACTS = {"relu": lambda u: np.maximum(u, 0.0), "tanh": np.tanh}
@@ -27,18 +29,22 @@ def _rowmax(M: np.ndarray) -> float:
     return float(np.linalg.norm(M, axis=-1).max())
 
 
-def block_bound(G, Gh, W, Wh, sigma, drop_v_term: bool = False) -> float:
-    """Right-hand side of Lemma A.15 for G = g^(i)(W), Gh = g^(i)(W^) and weights W, Wh = (W_Q, W_K, W_V, W_C)."""
+def block_bound(G, Gh, W, Wh, sigma, drop_v_term: bool = False, st: "BlockStatement | None" = None) -> float:
+    """Right-hand side of Lemma A.15 for G = g^(i)(W), Gh = g^(i)(W^) and weights W, Wh = (W_Q, W_K, W_V, W_C);
+    the printed constants (the 4 of (1 + 4 B_QK), the 2 of the score term) come from ``st``."""
+    st = st or BlockStatement()
     WQ, WK, WV, WC = W
     WQh, WKh, WVh, WCh = Wh
     fh = project_unit_ball(self_attention(Gh, WQh, WKh, WVh))
     B_C, B_V, B_QK = np.linalg.norm(WC, 2), np.linalg.norm(WV, 2), np.linalg.norm(WK @ WQ.T, 2)
     out = _rowmax(sigma(fh) @ (WC - WCh))
-    out += B_C * B_V * (1 + 4 * B_QK) * _rowmax(G - Gh)
-    out += 2 * B_C * B_V * _rowmax(Gh @ (WQ @ WK.T - WQh @ WKh.T).T)
+    if not st.drop_input_term:
+        out += B_C * B_V * (1 + st.qk_coef * B_QK) * _rowmax(G - Gh)
+    if not st.drop_qk_term:
+        out += st.score_coef * B_C * B_V * _rowmax(Gh @ (WQ @ WK.T - WQh @ WKh.T).T)
     if not drop_v_term:
         out += B_C * _rowmax(Gh @ (WV - WVh))
-    return float(out)
+    return float(out) * st.a15_factor
 
 
 def _random_weights(rng, d: int, k: int):
@@ -54,6 +60,12 @@ class BlockStatement:
     normalise: str = "ball"  # outer normalisation of the block ("sphere": mutant)
     drop_v_term: bool = False  # mutant: no L_sigma B_C ||(W_V - W^_V)^T g^|| term
     drop_readout_term: bool = False  # mutant of A.16: no |(w - w^)^T g^_cls| term
+    drop_input_term: bool = False  # mutant: no L_sigma B_C B_V (1 + 4 B_QK) ||g - g^|| term
+    drop_qk_term: bool = False  # mutant: no 2 L_sigma B_C B_V ||(W_QK - W^_QK) g^|| term
+    qk_coef: float = 4.0  # the 4 in (1 + 4 B_QK)
+    score_coef: float = 2.0  # the 2 in 2 L_sigma B_C B_V ||(W_QK - W^_QK) g^||
+    a15_factor: float = 1.0  # A.15's right side x a15_factor (near-boundary mutants)
+    a16_factor: float = 1.0  # A.16's right side x a16_factor
 
 
 @claim(
@@ -68,11 +80,25 @@ class BlockStatement:
         Mutant("sphere-normalisation", "outer Pi_norm replaced by normalisation onto the unit sphere", BlockStatement(normalise="sphere")),
         Mutant("drop-V-term", "the W_V perturbation term L_sigma B_C ||(W_V - W^_V)^T g^|| omitted", BlockStatement(drop_v_term=True)),
         Mutant("drop-readout-term", "Lemma A.16 without |(w - w^)^T g^_cls|", BlockStatement(drop_readout_term=True)),
+        Mutant("drop-input-term", "A.15 without the input term L_sigma B_C B_V (1 + 4 B_QK) ||g - g^||: false when only the "
+               "input changes (every other term is 0, the output moves)", BlockStatement(drop_input_term=True), part="A.15",
+               origin="second-reader"),
+        Mutant("drop-QK-term", "A.15 without the score term 2 L_sigma B_C B_V ||(W_QK - W^_QK) g^||: false when only W_Q, W_K "
+               "change", BlockStatement(drop_qk_term=True), part="A.15", origin="second-reader"),
+        Mutant("A.15-x0.99", "A.15's right side x 0.99 (sharpness 1.0: only W_C perturbed, no projection active, both sides "
+               "are the same norm)", BlockStatement(a15_factor=0.99), near_boundary=True, part="A.15", origin="second-reader"),
+        Mutant("A.16-x0.99", "A.16's right side x 0.99 (sharpness 1.0: w perturbed alone along g^, the triangle inequality "
+               "is an equality)", BlockStatement(a16_factor=0.99), near_boundary=True, part="A.16", origin="second-reader"),
+    ],
+    parts=[
+        Part("A.15", "max-row ||g^(i+1)(W) - g^(i+1)(W^)|| <= ||(W_C - W^_C)^T sigma(...)^T|| + L_sigma B_C B_V (1 + 4 B_QK) "
+             "||g - g^|| + 2 L_sigma B_C B_V ||(W_QK - W^_QK) g^|| + L_sigma B_C ||(W_V - W^_V)^T g^||", inequality=True),
+        Part("A.16", "|w^T g_cls - w^^T g^_cls| <= ||w|| ||g_cls - g^_cls|| + |(w - w^)^T g^_cls|", inequality=True),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 10, 10**6)],
-    tiers={"quick": {"instances": 300}, "full": {"instances": 1500}},
+    tiers={"quick": {"instances": 150}, "full": {"instances": 1500}},
 )
 def check_lemma_A_15(statement: BlockStatement, p, ctx) -> Verdict:
     """Lemmas A.15 and A.16: perturbation of one Transformer block and of the scalar [CLS] read-out.
@@ -109,6 +135,12 @@ def check_lemma_A_15(statement: BlockStatement, p, ctx) -> Verdict:
     -------
     Sphere normalisation (catalog): not Lipschitz near 0; case (1) gives LHS 2 against a bound ~10^-3.
     Dropping the W_V term: case (2) has every other term 0.  Dropping A.16's read-out term: case (3).
+    Second reader: dropping the input term (input-only perturbations: every other term is 0 while the
+    output moves) or the score term (W_Q/W_K-only perturbations); near-boundary, either right side x 0.99
+    (sharpness: A.15 1.0 on W_C-only instances with no projection active, A.16 1.0 at case (3), where
+    w - w^ is parallel to g^).  The old checker could express none of these (constants were literals).
+    Tried and not declared: (1 + 2 B_QK) and the score coefficient 1 pass (not shown false; softmax's
+    Lipschitz constant 1 suggests the proof's 4 and 2 are loose).
     """
     rng = ctx.rng("instances")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -120,7 +152,7 @@ def check_lemma_A_15(statement: BlockStatement, p, ctx) -> Verdict:
     def a16(g, gh, w, wh):
         lhs = abs(w @ g - wh @ gh)
         rhs = np.linalg.norm(w) * np.linalg.norm(g - gh) + (0.0 if statement.drop_readout_term else abs((w - wh) @ gh))
-        return float(lhs), float(rhs) * (1 + REL) + 1e-15
+        return float(lhs), float(rhs) * statement.a16_factor * (1 + REL) + 1e-15
 
     modes = ("input", "qk", "v", "c", "all")
     for it in range(p["instances"]):
@@ -139,14 +171,15 @@ def check_lemma_A_15(statement: BlockStatement, p, ctx) -> Verdict:
             if mode in (key, "all"):
                 Wh[idx] = W[idx] + eps * rng.normal(size=W[idx].shape)
         lhs = _rowmax(block(G, W, act) - block(Gh, Wh, act))
-        rhs = block_bound(G, Gh, W, Wh, act, statement.drop_v_term)
+        rhs = block_bound(G, Gh, W, Wh, act, statement.drop_v_term, statement)
         if rhs > 0:
             worst = max(worst, lhs / rhs)
-        ev.add({"part": "A.15 random", "T": T, "d": d, "k": k, "sigma": name, "perturbed": mode}, lhs, rhs * (1 + REL) + 1e-15)
+        ev.add({"part": "A.15 random", "T": T, "d": d, "k": k, "sigma": name, "perturbed": mode}, lhs, rhs * (1 + REL) + 1e-15,
+               part="A.15")
         g, gh = block(G, W, act)[-1], block(Gh, Wh, act)[-1]
         w = rng.normal(size=d)
         wh = w + eps * rng.normal(size=d)
-        ev.add({"part": "A.16 random", "T": T, "d": d}, *a16(g, gh, w, wh))
+        ev.add({"part": "A.16 random", "T": T, "d": d}, *a16(g, gh, w, wh), part="A.16")
     ev.details["max_ratio_random_A15"] = worst
 
     # adversarial (1): tiny rows before the outer normalisation, W^_C = -W_C
@@ -159,13 +192,15 @@ def check_lemma_A_15(statement: BlockStatement, p, ctx) -> Verdict:
     W[2] = np.abs(W[2])  # positive values: ReLU passes them, the block output is nonzero
     Wh[2] = W[2]
     lhs = _rowmax(block(G, W, ACTS["relu"]) - block(G, Wh, ACTS["relu"]))
-    ev.add({"part": "A.15 adversarial: tiny pre-normalisation rows, W^_C = -W_C"}, lhs, block_bound(G, G, W, Wh, ACTS["relu"], statement.drop_v_term) * (1 + REL))
+    ev.add({"part": "A.15 adversarial: tiny pre-normalisation rows, W^_C = -W_C"}, lhs, block_bound(G, G, W, Wh, ACTS["relu"], statement.drop_v_term, statement) * (1 + REL),
+           part="A.15")
     # adversarial (2): W_V alone
     W2 = [W[0], W[1], W[2], np.abs(arng.normal(size=(k, d)))]
     Wh2 = [W[0], W[1], W[2] + 0.1 * np.abs(arng.normal(size=(d, k))), W2[3]]
     lhs = _rowmax(block(G, W2, ACTS["relu"]) - block(G, Wh2, ACTS["relu"]))
-    ev.add({"part": "A.15 adversarial: W_V perturbed alone"}, lhs, block_bound(G, G, W2, Wh2, ACTS["relu"], statement.drop_v_term) * (1 + REL))
+    ev.add({"part": "A.15 adversarial: W_V perturbed alone"}, lhs, block_bound(G, G, W2, Wh2, ACTS["relu"], statement.drop_v_term, statement) * (1 + REL),
+           part="A.15")
     # adversarial (3): w alone in the read-out
     g = block(G, W2, ACTS["relu"])[-1]
-    ev.add({"part": "A.16 adversarial: w perturbed alone"}, *a16(g, g, np.ones(d), np.ones(d) + 0.5 * g))
+    ev.add({"part": "A.16 adversarial: w perturbed alone"}, *a16(g, g, np.ones(d), np.ones(d) + 0.5 * g), part="A.16")
     return ev.verdict(seed=ctx.seed("instances"))

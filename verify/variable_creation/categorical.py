@@ -16,8 +16,10 @@ import numpy as np
 
 from kernels.attention import categorical_selector, memorisation_net
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 TOL = 1e-9
 
@@ -31,6 +33,7 @@ def memorisation_nonzeros(n: int, df: int) -> int:
 @dataclass(frozen=True)
 class CategoricalStatement:
     points: str = "M^s"  # the memorisation net is built on M^s grid points ("2^s": mutant, Boolean width reused)
+    count_exp_offset: int = 0  # parameter count 16 s M^(s + offset) + 4 M^(s + offset) (printed Theta(s M^s): offset 0)
 
 
 @claim(
@@ -41,8 +44,18 @@ class CategoricalStatement:
     title="Categorical tokens: M orthogonal embeddings + s selector heads + ReLU net represent every s-sparse f exactly with Theta(s M^s) parameters",
     lines=[(2739, 2746)],
     printed=CategoricalStatement(),
-    mutants=[Mutant("boolean-width", "the Boolean network (2^s bumps, width 4 s 2^s) reused for M > 2", CategoricalStatement(points="2^s"))],
-    expect=Status.CONFIRMED,
+    mutants=[Mutant("boolean-width", "the Boolean network (2^s bumps, width 4 s 2^s) reused for M > 2", CategoricalStatement(points="2^s"),
+                    part="exact"),
+             Mutant("count-M^(s-1)", "parameter count 16 s M^(s-1) + 4 M^(s-1) (one factor M lost): the network needs one "
+                    "bump per pattern, M^s of them", CategoricalStatement(count_exp_offset=-1), part="parameters",
+                    origin="second-reader")],
+    parts=[Part("exact", "M orthogonal embeddings + s selector heads + ReLU net represent every s-sparse f on {1..M}^T exactly"),
+           Part("parameters", "with Theta(s M^s) parameters instead of s 2^s (counted: 16 s M^s + 4 M^s nonzeros)"),
+           Part("continuous", "for continuous inputs positional selection still works with another approximator", asserted=False,
+                reason="a remark without a quantitative statement (no approximator or rate is given)"),
+           Part("capacity", "the capacity results hold for any embedding bounded in ||.||_{2,inf}", asserted=False,
+                reason="the capacity bounds (covering.py) never use the token set; nothing separate to execute")],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("M_max", int, 3, 6), Param("T", int, 4, 512), Param("fill", int, 1, 100)],
     tiers={"quick": {"M_max": 4, "T": 32, "fill": 2}, "full": {"M_max": 5, "T": 128, "fill": 4}},
@@ -79,7 +92,10 @@ def check_sec_A_2_4(statement: CategoricalStatement, p, ctx) -> Verdict:
     Mutants
     -------
     The Boolean network reused for M > 2 (bumps only at the 2^s patterns with tokens in {0, M-1}): the
-    other M^s - 2^s patterns map to 0 instead of f, rejected at M = 3.
+    other M^s - 2^s patterns map to 0 instead of f, rejected at M = 3.  Second reader: the count with
+    M^(s-1) (one bump per pattern is needed, the built network has M^s), not expressible before.  Parts
+    "continuous" and "capacity" are unasserted remarks, so partly-confirmed (was confirmed).  No
+    inequality part: nothing to sharpen.
     """
     rng = ctx.rng("patterns")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -110,5 +126,5 @@ def check_sec_A_2_4(statement: CategoricalStatement, p, ctx) -> Verdict:
             ev.add({"M": M, "s": s, "T": T, "I": str(I), "part": "exact representation on all M^s patterns"}, err, TOL)
             nnz = int(np.count_nonzero(net.W1) + np.count_nonzero(net.W2) + np.count_nonzero(net.w))
             ev.add({"M": M, "s": s, "part": "nonzero parameters = 16 s M^s + 4 M^s"}, nnz,
-                   memorisation_nonzeros(M**s, s), relation="eq")
+                   memorisation_nonzeros(M ** (s + statement.count_exp_offset), s), relation="eq")
     return ev.verdict(seed=ctx.seed("patterns"))

@@ -17,8 +17,10 @@ from kernels.attention import (
     softmax,
 )
 
-from ..registry import Severity, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Severity, Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 # ---------------------------------------------------------------------------------------------
 # E1. Def 4.1
@@ -51,6 +53,8 @@ def greedy_cover(F: np.ndarray, eps: float) -> int:
 @dataclass(frozen=True)
 class PackingStatement:
     scale: float = 2.0  # packings at scale * eps lower-bound N_inf(eps)
+    pack_factor: float = 1.0  # |packing| <= pack_factor N_inf(eps)
+    cover_factor: float = 1.0  # N_inf(eps) <= cover_factor |proper eps-cover|
 
 
 @claim(
@@ -61,7 +65,14 @@ class PackingStatement:
     title="Covering number N_inf: a 2 eps-packing lower-bounds it, a proper greedy cover upper-bounds it",
     lines=[(520, 535)],
     printed=PackingStatement(),
-    mutants=[Mutant("packing-at-eps", "an eps-packing (not 2 eps) used as a lower bound on N_inf(eps)", PackingStatement(1.0))],
+    parts=[Part("packing", "a 2 eps-separated subset of F has size <= N_inf(F; eps)", inequality=True),
+           Part("cover", "a proper eps-cover of F has size >= N_inf(F; eps) (N_inf is the smallest one)", inequality=True)],
+    mutants=[Mutant("packing-at-eps", "an eps-packing (not 2 eps) used as a lower bound on N_inf(eps)", PackingStatement(1.0),
+                    part="packing"),
+             Mutant("packing-0.99", "|packing| <= 0.99 N_inf (sharpness 1: false for a one-function class, 1 > 0.99)",
+                    PackingStatement(pack_factor=0.99), near_boundary=True, part="packing", origin="second-reader"),
+             Mutant("cover-0.99", "N_inf <= 0.99 |proper cover| (sharpness 1: false for a one-function class)",
+                    PackingStatement(cover_factor=0.99), near_boundary=True, part="cover", origin="second-reader")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("instances", int, 1, 10**4), Param("K_max", int, 2, 14)],
@@ -94,20 +105,31 @@ def check_def_4_1(statement: PackingStatement, p, ctx) -> Verdict:
     -------
     A packing at scale eps instead of 2 eps is not a lower bound: random classes give eps-packings
     larger than N_inf(eps) (e.g. 2 functions eps < distance <= 2 eps apart with a third within eps of both).
+    Second reader (near-boundary; sharpness 1.0 on both parts, reached by the one-function class, which
+    is now always checked, and by many random classes): |packing| <= 0.99 N_inf and N_inf <= 0.99 |cover|
+    are false for a one-function class (1 > 0.99).  The old checker could not express them (no factors).
     """
     rng = ctx.rng("classes")
     ev = Evidence("le", rigor=Rigor.EXACT)
     eps = 1.0
     F = np.array([[0.0], [1.5], [3.0], [4.5]])
-    ev.add({"part": "points 0, 1.5, 3, 4.5 (eps = 1)"}, len(greedy_packing(F, statement.scale * eps)), exact_proper_cover(F, eps))
+    ev.add({"part": "points 0, 1.5, 3, 4.5 (eps = 1)"}, len(greedy_packing(F, statement.scale * eps)),
+           statement.pack_factor * exact_proper_cover(F, eps), part="packing")
+    F1 = np.array([[0.7]])  # a one-function class: packing = N_inf = cover = 1 (the tight case of both parts)
+    ev.add({"part": "one-function class, packing", "K": 1}, len(greedy_packing(F1, statement.scale * eps)),
+           statement.pack_factor * exact_proper_cover(F1, eps), part="packing")
+    ev.add({"part": "one-function class, cover", "K": 1}, exact_proper_cover(F1, eps), statement.cover_factor * greedy_cover(F1, eps),
+           part="cover")
     for k in range(p["instances"]):
         K = int(rng.integers(2, p["K_max"] + 1))
         m = int(rng.integers(1, 5))
         F = rng.normal(size=(K, m))
         eps = float(rng.uniform(0.2, 2))
         exact = exact_proper_cover(F, eps)
-        ev.add({"instance": k, "K": K, "m": m, "eps": round(eps, 4), "part": "packing <= N_inf"}, len(greedy_packing(F, statement.scale * eps)), exact)
-        ev.add({"instance": k, "K": K, "part": "N_inf <= greedy proper cover"}, exact, greedy_cover(F, eps))
+        ev.add({"instance": k, "K": K, "m": m, "eps": round(eps, 4), "part": "packing <= N_inf"}, len(greedy_packing(F, statement.scale * eps)),
+               statement.pack_factor * exact, part="packing")
+        ev.add({"instance": k, "K": K, "part": "N_inf <= greedy proper cover"}, exact, statement.cover_factor * greedy_cover(F, eps),
+               part="cover")
     return ev.verdict(seed=ctx.seed("classes"))
 
 
@@ -144,7 +166,13 @@ class CorA3Statement:
     lines=[(1942, 1954)],
     printed=CorA3Statement(),
     corrected=CorA3Statement(1.0),
-    mutants=[Mutant("hypothesis-1/e^2", "hypothesis m >= C/(e^2 A^2) (only makes the formula non-negative)", CorA3Statement(math.exp(-2)))],
+    parts=[Part("bound", "if |f| <= A and log N_inf(F; eps) <= C_F/eps^2 for all eps, then R^(F) <= c sqrt(C_F/m) "
+                "(1 + log(A sqrt(m/C_F))) (checked: the right side is >= 0, as R^ >= 0 requires, and equals Lemma A.2's "
+                "infimum over delta)")],
+    mutants=[Mutant("hypothesis-1/e^2", "hypothesis m >= C/(e^2 A^2) (only makes the formula non-negative)", CorA3Statement(math.exp(-2))),
+             Mutant("hypothesis-C/(4A^2)", "corrected with the weaker hypothesis m >= C/(4 A^2): for k = sqrt(C/m) in (A, 2A] the infimum "
+                    "of g over (0, A] is g(A) = A (g decreases for delta < k), while k (1 + log(A/k)) != A",
+                    CorA3Statement(0.25), origin="second-reader")],
     expect=Status.ERRATUM,
     severity=Severity.SUBSTANTIVE,
     hypotheses=_cor_a3_hypotheses,
@@ -180,7 +208,10 @@ def check_cor_A_3(statement: CorA3Statement, p, ctx) -> Verdict:
     Mutants
     -------
     Hypothesis m >= C/(e^2 A^2): the formula is then >= 0, but for C/A^2 > m the infimum sits at delta = A
-    (value A), not at sqrt(C/m), so (ii) fails.
+    (value A), not at sqrt(C/m), so (ii) fails.  Second reader: the corrected hypothesis weakened to
+    m >= C/(4 A^2): for k = sqrt(C/m) in (A, 2A], g(delta) = delta + k log(A/delta) has g' = 1 - k/delta < 0
+    on (0, A], so the infimum is g(A) = A, and k (1 + log(A/k)) < A there (k = 1.5 A: 0.89 A); rejected by
+    (ii).  The old checker rejected it too.  Part "bound" is asserted through (i) and (ii).
 
     Notes
     -----
@@ -224,6 +255,8 @@ def check_cor_A_3(statement: CorA3Statement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class HeadDefStatement:
     column_softmax: bool = False
+    transpose_scores: bool = False  # matrix form with (X W_K)(X W_Q)^T instead of X W_Q (X W_K)^T
+    avg_rows_extra: int = 1  # the W_Q = W_K = 0 head averages T + avg_rows_extra rows ([CLS] included)
 
 
 @claim(
@@ -234,11 +267,20 @@ class HeadDefStatement:
     title="Transformer layer / head definitions: matrix form = loop form, row-stochastic attention, equivariance, average head",
     lines=[(561, 611), (671, 693), (785, 785)],
     printed=HeadDefStatement(),
-    mutants=[Mutant("column-softmax", "softmax normalised over queries (columns) instead of keys", HeadDefStatement(True))],
+    parts=[Part("matrix=loop", "Y = sigma(RowSoftmax(X W_Q (X W_K)^T) X W_V) W_C equals the per-query definition"),
+           Part("stochastic", "each attention row lies in the simplex"),
+           Part("equivariance", "without positional embeddings f(Pi X) = Pi f(X)"),
+           Part("cls-invariance", "the [CLS] output is invariant under permutations of the other rows"),
+           Part("average", "with W_Q = W_K = 0 the head computes the mean of the rows times W_V (seed 785; T + 1 rows with [CLS])")],
+    mutants=[Mutant("column-softmax", "softmax normalised over queries (columns) instead of keys", HeadDefStatement(True)),
+             Mutant("scores-transposed", "matrix form with (X W_K)(X W_Q)^T: row t then holds k_t . q_u, not q_t . k_u",
+                    HeadDefStatement(transpose_scores=True), part="matrix=loop", origin="second-reader"),
+             Mutant("average-over-T", "the zero-score head averages the T non-[CLS] rows only (the [CLS] row also gets "
+                    "weight 1/(T+1))", HeadDefStatement(avg_rows_extra=0), part="average", origin="second-reader")],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 5, 10**5)],
-    tiers={"quick": {"instances": 200}, "full": {"instances": 800}},
+    tiers={"quick": {"instances": 60}, "full": {"instances": 800}},
 )
 def check_def_4_4(statement: HeadDefStatement, p, ctx) -> Verdict:
     """Definitions 4.3, 4.4: attention heads and the Transformer layer, executed.
@@ -268,14 +310,18 @@ def check_def_4_4(statement: HeadDefStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    Column softmax: equivariance survives but the attention rows no longer sum to 1 (check b).
+    Column softmax: equivariance survives but the attention rows no longer sum to 1 (check b).  Second
+    reader: transposed scores (k_t . q_u in row t; differs from the definition for generic W_Q != W_K,
+    check a) and the zero-score head averaging only the T non-[CLS] rows (uniform softmax gives the [CLS]
+    row weight 1/(T+1), check e); the old checker could express neither.  All parts are identities
+    (tolerance 1e-10), so no sharpness is recorded.
     """
     rng = ctx.rng("instances")
     ev = Evidence("le", rigor=Rigor.FLOAT)
     worst = {}
 
     def attn(X, WQ, WK):
-        S = (X @ WQ) @ (X @ WK).T
+        S = (X @ WK) @ (X @ WQ).T if statement.transpose_scores else (X @ WQ) @ (X @ WK).T
         return softmax(S, axis=0) if statement.column_softmax else softmax(S, axis=1)
 
     for _ in range(p["instances"]):
@@ -298,7 +344,8 @@ def check_def_4_4(statement: HeadDefStatement, p, ctx) -> Verdict:
                          ("(b) |row sums - 1|", np.abs(Am.sum(axis=1) - 1).max()),
                          ("(c) equivariance", np.abs(Yp - Y[perm]).max() / scale),
                          ("(d) CLS invariance", np.abs(c1 - c2).max() / max(1.0, np.abs(c1).max())),
-                         ("(e) average head over T+1 rows", np.abs(avg - Xc.mean(axis=0) @ WV).max() / max(1.0, np.abs(avg).max()))):
+                         ("(e) average head over T+1 rows",
+                          np.abs(avg - Xc[:T + statement.avg_rows_extra].mean(axis=0) @ WV).max() / max(1.0, np.abs(avg).max()))):
             if key not in worst or val > worst[key][0]:
                 worst[key] = (float(val), T, d, k)
     for key, (val, T, d, k) in worst.items():
@@ -314,6 +361,11 @@ def check_def_4_4(statement: HeadDefStatement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class SensitivityStatement:
     fixed_R: float | None = None  # None: R = log(8T/gamma) grows with T (the constructions); else fixed
+    lb_factor: float = 1.0  # C(T, s) s^s >= lb_factor T^s
+    sens_factor: float = 1.0  # sensitivity >= sens_factor (2/s - gamma/2)
+
+
+_S45_SHARP = 0.9297  # quick-tier sharpness of the sensitivity part (rhs/lhs; see the docstring)
 
 
 @claim(
@@ -324,8 +376,18 @@ class SensitivityStatement:
     title="s log T lower bound (log2 C(T,s) >= s log2(T/s)) and log-T norms keep selector sensitivity ~2/s",
     lines=[(787, 798)],
     printed=SensitivityStatement(),
-    mutants=[Mutant("fixed-norm", "weight norm fixed at R = 3 keeps the sensitivity >= 2/s - gamma/2 (Hahn)", SensitivityStatement(3.0))],
-    expect=Status.CONFIRMED,
+    parts=[Part("count", "log2 C(T, s) >= s log2(T/s) (there are C(T, s) index sets)", inequality=True),
+           Part("sample-lower-bound", "learning s-sparse functions needs m >= Omega(s log T) samples", asserted=False,
+                reason="a statement about every learner (information-theoretic); its counting premise is part 'count'"),
+           Part("sensitivity", "with weight norms ~ log T the constructions keep a single-token sensitivity bounded away from 0 "
+                "(read: >= 2/s - gamma/2 for the Lemma A.20 head), bypassing Hahn (2020)", inequality=True)],
+    mutants=[Mutant("fixed-norm", "weight norm fixed at R = 3 keeps the sensitivity >= 2/s - gamma/2 (Hahn)", SensitivityStatement(3.0),
+                    part="sensitivity"),
+             Mutant("count-x1.01", "C(T, s) s^s >= 1.01 T^s (sharpness 1: false at s = 1, where C(T, 1) = T)",
+                    SensitivityStatement(lb_factor=1.01), near_boundary=True, part="count", origin="second-reader"),
+             Mutant("sensitivity-near", f"sensitivity >= {1.01 / _S45_SHARP:.4f} (2/s - gamma/2) (factor 1.01 / sharpness)",
+                    SensitivityStatement(sens_factor=1.01 / _S45_SHARP), near_boundary=True, part="sensitivity")],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("T_max", int, 10, 10**6)],
     tiers={"quick": {"T_max": 10**4}, "full": {"T_max": 10**5}},
@@ -356,13 +418,24 @@ def check_sec_4_5(statement: SensitivityStatement, p, ctx) -> Verdict:
     Mutants
     -------
     Fixed R = 3: the sensitivity decays like 2 e^R/(s e^R + T) (Hahn), below 2/s - gamma/2 once T >~ 100.
+    Near-boundary: C(T, s) s^s >= 1.01 T^s (second reader; provably false at s = 1, C(T, 1) = T; the old
+    checker could not express it); sensitivity >= (1.01/0.9297)(2/s - gamma/2) (construction sharpness:
+    rhs/lhs 0.9297 at T = 100, s = 1, R = 7.38; it tests the check, the reading's threshold being the
+    checker's).
+
+    Notes
+    -----
+    Parts: "count" and "sensitivity" asserted (sharpness 1.0 at s = 1, T = 10, and 0.9297), the
+    Omega(s log T) sample-complexity sentence unasserted (a statement about all learners): partly-confirmed
+    (was confirmed).
     """
     ev = Evidence("ge", rigor=Rigor.FLOAT)
     Ts = [10, 100, 1000, 10**4, 10**5, 10**6]
     for T in [t for t in Ts if t <= p["T_max"]]:
         for s in range(1, 6):
             if s < T:
-                ev.add({"part": "(i) C(T,s) s^s >= T^s", "T": T, "s": s}, math.comb(T, s) * s**s, T**s)
+                ev.add({"part": "(i) C(T,s) s^s >= T^s", "T": T, "s": s}, math.comb(T, s) * s**s,
+                       statement.lb_factor * T**s if statement.lb_factor != 1.0 else T**s, part="count")
     gamma = 0.5
     for T in [t for t in Ts if t <= p["T_max"]]:
         for s in (1, 2, 3):
@@ -374,5 +447,6 @@ def check_sec_4_5(statement: SensitivityStatement, p, ctx) -> Verdict:
                 b2 = b.copy()
                 b2[i] = 1
                 sens = max(sens, abs(head(b) - head(b2)))
-            ev.add({"part": "(iii) sensitivity >= 2/s - gamma/2", "T": T, "s": s, "R": round(head.R, 4)}, sens, 2 / s - gamma / 2 - 1e-9)
+            ev.add({"part": "(iii) sensitivity >= 2/s - gamma/2", "T": T, "s": s, "R": round(head.R, 4)}, sens,
+                   statement.sens_factor * (2 / s - gamma / 2) - 1e-9, part="sensitivity")
     return ev.verdict()

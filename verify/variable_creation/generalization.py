@@ -28,8 +28,10 @@ import numpy as np
 from kernels.attention import zhang_log_cover
 from kernels.cube import popcounts
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 
 def character_matrix(n: int) -> np.ndarray:
@@ -72,6 +74,12 @@ def dudley_explicit(C: float, m: int, A: float) -> float:
 @dataclass(frozen=True)
 class GeneralizationStatement:
     rate_power: int = 1  # complexity term 4 L R^ ** rate_power (2: "C_F/m instead of sqrt(C_F/m)")
+    lip_coef: float = 4.0  # the 4 in 4 L R^
+    conf_coef: float = 2.0  # the 2 in 2 b sqrt(log(1/delta)/(2m))
+    bound_factor: float = 1.0  # the whole bound x bound_factor (near-boundary mutant)
+
+
+_A4_SHARP = 0.245  # quick-tier sharpness: largest (1 - delta)-quantile of sup-deviation / bound (see the docstring)
 
 
 @claim(
@@ -83,8 +91,18 @@ class GeneralizationStatement:
     lines=[(549, 553), (1956, 1966)],
     printed=GeneralizationStatement(),
     mutants=[Mutant("rate-C/m", "rate C_F/m instead of sqrt(C_F/m): complexity term 4L R^^2 (R^ ~ sqrt(C_F/m))",
-                    GeneralizationStatement(rate_power=2))],
-    expect=Status.CONFIRMED,
+                    GeneralizationStatement(rate_power=2), part="A.4"),
+             Mutant("bound-x0.235", "Thm A.4's bound x 0.235 (0.96 x the sharpness 0.245): the violation frequency exceeds delta "
+                    "by more than 3 binomial s.e.", GeneralizationStatement(bound_factor=0.235), near_boundary=True, part="A.4",
+                    origin="second-reader")],
+    parts=[Part("A.4", "with probability >= 1 - delta, sup_f |risk(f) - risk^(f)| <= 4 L R^(F) + 2 b sqrt(log(1/delta)/(2m)) "
+                "(Thm A.4, the probabilistic core)", inequality=True),
+           Part("A.5", "the same with 4 c L sqrt(C_F/m)(1 + log(A sqrt(m/C_F))) for the complexity term (Lemma A.5 / 4.2)",
+                asserted=False,
+                reason="c is never given, so it is not a numerical statement; the explicit form (c from Dudley's 4, 12) is "
+                       "recorded and holds, vacuously (> 1, the loss range) at m = 10^4; Cor A.3's own erratum (m < C_F/A^2) "
+                       "lies outside this m")],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.STATISTICAL,
     params=[Param("sets", int, 100, 10**6), Param("sigmas", int, 4, 1024), Param("m", int, 100, 10**7)],
     tiers={"quick": {"sets": 600, "sigmas": 12, "m": 10000}, "full": {"sets": 2000, "sigmas": 16, "m": 10000}},
@@ -126,6 +144,15 @@ def check_lemma_4_2(statement: GeneralizationStatement, p, ctx) -> Verdict:
     form it is NOT rejected (4 L 12 (C/m)(1 + log ...) = 0.157 at m = 10^4 is still ten times the
     deviations, median 0.015: the explicit constants leave slack).  Applied to the measured complexity
     (4 L R^^2, since R^ ~ sqrt(C_F/m)) it is rejected: at delta = 0.5 the violation frequency is far above 0.5.
+    Second reader, near-boundary: the bound x 0.235.  Sharpness of part A.4 = the largest over delta of
+    the (1 - delta)-quantile of sup-deviation / bound over the training sets (the statement's own
+    probability level): 0.245 at delta = 0.05 (the bound is loose by ~4x on this toy class; the ratio
+    is concentrated, quantiles 0.2405-0.245 for delta 0.5-0.05).  At 0.235 the violation frequency
+    exceeds delta + 3 s.e. (rejected); not expressible before (literal 4, 2).
+
+    Notes
+    -----
+    Part "A.5" (the constant c) is unasserted: partly-confirmed (was confirmed).
     """
     n, eta, target, m = 8, 0.1, 0b111, p["m"]
     dev, rmean, rse = _cached_draws(ctx.seed("sets"), n, m, eta, target, p["sets"], p["sigmas"])
@@ -138,12 +165,15 @@ def check_lemma_4_2(statement: GeneralizationStatement, p, ctx) -> Verdict:
     freqs = {}
     for delta in (0.05, 0.1, 0.25, 0.5):
         conf = 2 * b * math.sqrt(math.log(1 / delta) / (2 * m))
-        bound = 4 * L * rad**statement.rate_power + conf
+        conf = statement.conf_coef / 2 * conf
+        bound0 = statement.lip_coef * L * rad**statement.rate_power + conf
+        bound = statement.bound_factor * bound0
         freq = float(np.mean(dev > bound))
+        ev.sharpness({"delta": delta, "m": m, "quantile": 1 - delta}, float(np.quantile(dev / bound, 1 - delta)), part="A.4")
         freqs[delta] = freq
         tol = 3 * math.sqrt(delta * (1 - delta) / p["sets"])
         ev.add({"part": "Thm A.4: P(sup_f |risk - risk^| > bound) <= delta", "delta": delta, "m": m,
-                "rate_power": statement.rate_power, "freq": freq}, freq - tol, delta)
+                "rate_power": statement.rate_power, "freq": freq}, freq - tol, delta, relation="le", part="A.4-frequency")
         if not mutant:
             fe = float(np.mean(dev > explicit + conf))
             ev.add({"part": "Lemma A.5 explicit (c from Dudley 4, 12; C_F = 4 log K)", "delta": delta}, fe - tol, delta)
@@ -220,7 +250,14 @@ def _dudley_interval_upper(statement: DudleyStatement, m: int, B: float, n_max: 
     title="Empirical Rademacher complexity <= explicit modified Dudley integral of the l_inf covering number",
     lines=[(1922, 1940)],
     printed=DudleyStatement(),
-    mutants=[Mutant("rate-1/m", "1/m in place of 1/sqrt(m) in front of the entropy integral", DudleyStatement(m_power=1.0))],
+    mutants=[Mutant("rate-1/m", "1/m in place of 1/sqrt(m) in front of the entropy integral", DudleyStatement(m_power=1.0),
+                    part="dudley"),
+             Mutant("constants-x0.0613", "both constants x 0.0613 (0.99 x the sharpness 0.0619): R^ = 0.012466 exceeds the "
+                    "objective at the best breakpoint, 0.0613 x 0.2016 = 0.01236 (a rigorous witness)",
+                    DudleyStatement(c_delta=4.0 * 0.0613, c_int=12.0 * 0.0613), near_boundary=True, part="dudley",
+                    origin="second-reader")],
+    parts=[Part("dudley", "R^(F; z) <= c inf_{delta >= 0} (delta + int_delta^A sqrt(log N_inf(F; eps; z)/m) d eps) (read with the "
+                "explicit standard constants: 4 delta + (12/sqrt m) int)", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 1, 200), Param("m_exh", int, 4, 16)],
@@ -263,6 +300,11 @@ def check_lemma_A_2(statement: DudleyStatement, p, ctx) -> Verdict:
     integrand only where N < e (N = 2 at most, factor sqrt(log 2) = 0.83) and enlarges it elsewhere,
     while the explicit constants leave a slack of ~10x even for the two-point class {+-x} (details:
     R^ = E|sum s_i|/m ~ 0.80/sqrt(m), no-square-root bound 12 log 2/sqrt(m) = 8.3/sqrt(m)).
+    Second reader, near-boundary: both constants x 0.0613 (0.99 x the sharpness 0.0619 of the interval
+    class, the exact case; the linear classes reach ~0.06 too): rejected rigorously by the breakpoint
+    upper bound.  Sharpness 0.062: the explicit constants (4, 12) are loose by ~16x on every case checked
+    (a finding about the explicit reading; c is unspecified in the seed).  The constants were already
+    fields, so the old checker would have rejected this variant too.
     """
     rng = ctx.rng("points")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -274,15 +316,17 @@ def check_lemma_A_2(statement: DudleyStatement, p, ctx) -> Verdict:
         B_X = float(np.linalg.norm(X, axis=1).max())
         R = rademacher_linear_exhaustive(X, B_W)
         rhs = _dudley_lower(statement, lambda eps, B_W=B_W, B_X=B_X: zhang_log_cover(B_W, B_X, eps, m), B_W * B_X, m)
-        ev.add({"part": "(a) linear class, Zhang cover", "m": m, "B_W": B_W, "B_X": B_X}, R, rhs * (1 + 1e-9))
+        ev.add({"part": "(a) linear class, Zhang cover", "m": m, "B_W": B_W, "B_X": B_X}, R, rhs * (1 + 1e-9), part="dudley")
     mb = 4096
     R_exact = rademacher_interval_class(mb)
     upper, lower = _dudley_interval_upper(statement, mb, 1.0, 20000)
     case = {"m": mb, "B": 1, "R_hat": float(R_exact)}
     # R^ <= an upper bound of the inf is necessary (a failure here is a rigorous witness against the
     # statement); R^ <= a lower bound of the inf is the statement itself, checked conservatively
-    ev.add(dict(case, part="(b) interval class, exact cover: R^ <= objective at the best breakpoint"), float(R_exact), upper * (1 + 1e-9))
-    ev.add(dict(case, part="(b) interval class, exact cover: R^ <= lower bound of the inf"), float(R_exact), lower * (1 + 1e-9))
+    ev.add(dict(case, part="(b) interval class, exact cover: R^ <= objective at the best breakpoint"), float(R_exact), upper * (1 + 1e-9),
+           part="dudley")
+    ev.add(dict(case, part="(b) interval class, exact cover: R^ <= lower bound of the inf"), float(R_exact), lower * (1 + 1e-9),
+           part="dudley")
     two_point = float(rademacher_interval_class(mb))  # {+-x}: the same E|sum s_i|/m with A = 1
     ev.details.update({
         "interval_class_R_hat": float(R_exact), "interval_class_R_hat_exact": f"C({mb}, {mb // 2}) / 2^{mb}",

@@ -10,14 +10,21 @@ import numpy as np
 
 from kernels.attention import head_forward, project_unit_ball, self_attention
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 from .covering import product_cover_gap, two_token_family
 
 
 @dataclass(frozen=True)
 class PositionalStatement:
     include_BP: bool = True  # covering scale uses B_X + B_P
+    norm_factor: float = 1.0  # max_t ||x_t + p_t|| <= norm_factor (B_X + B_P)
+    target: float = 1.0  # the product cover is a (target x eps)-cover
+
+
+_A11_COVER_SHARP = 0.863  # quick-tier sharpness of the product cover (dense value grid, alpha = 0.05; see the docstring)
 
 
 @claim(
@@ -28,7 +35,15 @@ class PositionalStatement:
     title="Fixed positional embeddings: f_tf-pos(X, P) = f_tf-head(X + P), capacity with B_X -> B_X + B_P",
     lines=[(721, 721), (2256, 2278)],
     printed=PositionalStatement(),
-    mutants=[Mutant("B_X-only", "covering scale with B_X instead of B_X + B_P", PositionalStatement(False))],
+    mutants=[Mutant("B_X-only", "covering scale with B_X instead of B_X + B_P", PositionalStatement(False), part="product-cover"),
+             Mutant("norm-x0.99", "max_t ||x_t + p_t|| <= 0.99 (B_X + B_P) (false: x_t = p_t / 9 parallel gives equality; "
+                    "sharpness 1.0)", PositionalStatement(norm_factor=0.99), near_boundary=True, part="norm", origin="second-reader"),
+             Mutant("cover-near", f"the product cover is a {0.99 * _A11_COVER_SHARP:.4f} eps-cover (0.99 x sharpness)",
+                    PositionalStatement(target=0.99 * _A11_COVER_SHARP), near_boundary=True, part="product-cover")],
+    parts=[Part("norm", "||(X + P)^T||_{2,inf} <= B_X + B_P", inequality=True),
+           Part("definition", "f_tf-pos(X, P) = f_tf-head(X + P)"),
+           Part("product-cover", "the covering bound of Cor 4.9 / Thm 4.6 holds with B_X replaced by B_X + B_P (the product "
+                "cover at the scale with B_X + B_P is an eps-cover)", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("K", int, 10, 2000), Param("instances", int, 1, 10**4)],
@@ -60,7 +75,10 @@ def check_lemma_A_11(statement: PositionalStatement, p, ctx) -> Verdict:
     Mutants
     -------
     Using B_X alone in the covering scale (B_P = 9 >> B_X = 1): the score cover is 10x too coarse and the
-    product no longer covers.
+    product no longer covers.  Second reader: the norm bound x 0.99 (false: parallel rows, now a tight
+    case, sharpness 1.0; not expressible before: (a) recorded a difference).  Sharpness of the product
+    cover: 0.20 on the two-token family (0 with the old family at K = 100: every score its own centre),
+    0.863 on the added dense value grid (as in thm_4.6); near-boundary eps x 0.99 x 0.863 tests the check.
     """
     rng = ctx.rng("xp")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -69,25 +87,41 @@ def check_lemma_A_11(statement: PositionalStatement, p, ctx) -> Verdict:
         T, d = int(rng.integers(1, 65)), int(rng.integers(1, 9))
         X, P = rng.normal(size=(T, d)), rng.normal(size=(T, d)) * 10 ** rng.uniform(-1, 1)
         BX, BP = np.linalg.norm(X, axis=1).max(), np.linalg.norm(P, axis=1).max()
-        worst_a = max(worst_a, np.linalg.norm(X + P, axis=1).max() - (BX + BP))
+        worst_a = max(worst_a, np.linalg.norm(X + P, axis=1).max() / (BX + BP))
         WV, WQK = rng.normal(size=(d, 2)), rng.normal(size=(d, d))
         y1 = head_forward(X + P, WV, WQK, X[0] + P[0])
         a = np.exp((X + P) @ (WQK.T @ (X[0] + P[0])) - ((X + P) @ (WQK.T @ (X[0] + P[0]))).max())
         y2 = WV.T @ (((X + P).T @ a) / a.sum())
         worst_b = max(worst_b, float(np.abs(y1 - y2).max()) / max(1.0, float(np.abs(y1).max())))
-    ev.add({"part": "(a) max_t ||x_t + p_t|| - (B_X + B_P)"}, worst_a, 1e-12)
+    ev.add({"part": "(a) max_t ||x_t + p_t|| / (B_X + B_P), random"}, worst_a, statement.norm_factor * (1 + 1e-12), part="norm")
+    Pt = rng.normal(size=(5, 4))
+    Xt = Pt / 9  # parallel rows: the triangle inequality is an equality (the tight case)
+    ratio = np.linalg.norm(Xt + Pt, axis=1).max() / (np.linalg.norm(Xt, axis=1).max() + np.linalg.norm(Pt, axis=1).max())
+    ev.add({"part": "(a) parallel rows x_t = p_t / 9"}, float(ratio), statement.norm_factor * (1 + 1e-12), part="norm")
     ev.add({"part": "(b) f_tf-pos(X, P) = f_tf-head(X + P)"}, worst_b, 1e-12)
     BX, BP = 1.0, 9.0
     Xa, WQK, WV = two_token_family(BX + BP, p["K"])
     for alpha in (0.3, 0.7):
         product_cover_gap(ev, Xa, WQK, WV, (BX + BP) if statement.include_BP else BX, BX + BP, alpha, 0.2, 2.0,
-                          {"part": "(c) product cover with B_X + B_P", "B_P": BP})
+                          {"part": "(c) product cover with B_X + B_P", "B_P": BP}, statement.target)
+    # adversarial family (as in thm_4.6): dense value grid spanning twice the value-cover radius, attention
+    # concentrated on the + token (scores a (B_X + B_P)^2 in [0, 6])
+    WQKd = [W * 2 for W in WQK[len(WQK) // 2:]]
+    for alpha in (0.05, 0.3):
+        span = 2 * (1 - alpha) * 0.2 * 0.999 / (BX + BP)
+        WVd = [np.outer(np.eye(4)[0], np.eye(2)[0]) * c for c in np.linspace(0.0, span, p["K"])]
+        product_cover_gap(ev, Xa, WQKd, WVd, (BX + BP) if statement.include_BP else BX, BX + BP, alpha, 0.2, 2.0,
+                          {"part": "(c) product cover, dense value grid", "B_P": BP}, statement.target)
     return ev.verdict(seed=ctx.seed("xp"))
 
 
 @dataclass(frozen=True)
 class JLStatement:
     C: float = 12.0  # d = ceil(C ln T / Delta^2)
+    delta_factor: float = 1.0  # max |v_i . v_j| <= delta_factor Delta
+
+
+_JL_SHARP = 0.528  # quick-tier sharpness (max |v_i . v_j| / Delta; see the docstring)
 
 
 @claim(
@@ -98,8 +132,15 @@ class JLStatement:
     title="Delta-approximately orthonormal positional vectors exist in d = O(log T / Delta^2) (random unit vectors)",
     lines=[(2517, 2595)],
     printed=JLStatement(),
-    mutants=[Mutant("C=1", "d = ln T / Delta^2 (constant 1)", JLStatement(1.0))],
-    expect=Status.CONFIRMED,
+    mutants=[Mutant("C=1", "d = ln T / Delta^2 (constant 1)", JLStatement(1.0), part="existence"),
+             Mutant("coherence-near", f"max |v_i . v_j| <= {0.99 * _JL_SHARP:.3f} Delta (0.99 x sharpness)",
+                    JLStatement(delta_factor=0.99 * _JL_SHARP), near_boundary=True, part="existence")],
+    parts=[Part("existence", "Delta-approximately orthonormal v_1..v_T exist in d = Theta(log T / Delta^2) (read: random unit "
+                "vectors in d = ceil(12 ln T / Delta^2))", inequality=True),
+           Part("maximal", "the maximal Delta-orthonormal family has size exp(Theta(d Delta^2))", asserted=False,
+                reason="the upper bound on the family size is a packing theorem (cited), not computable at these d"),
+           Part("bag-map", "the bag-of-vectors map X(b) = diag(b) V (printed V diag(b) / V + diag(b): ill-typed, typo)")],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.STATISTICAL,
     params=[Param("T_max", int, 10, 5000)],
     tiers={"quick": {"T_max": 500}, "full": {"T_max": 2000}},
@@ -130,7 +171,10 @@ def check_defs_A_2_1(statement: JLStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    C = 1: d = ln T / Delta^2 is too small; the maximal |v_i . v_j| exceeds Delta.
+    C = 1: d = ln T / Delta^2 is too small; the maximal |v_i . v_j| exceeds Delta.  Near-boundary
+    (construction sharpness 0.528 = max |v_i . v_j|/Delta over the seeded draws): coherence <= 0.99 x 0.528
+    Delta; a random construction, so this tests the check rather than refuting a statement.  Part
+    "maximal" unasserted: partly-confirmed (was confirmed).
     """
     rng = ctx.rng("jl")
     ev = Evidence("le", rigor=Rigor.STATISTICAL)
@@ -141,7 +185,7 @@ def check_defs_A_2_1(statement: JLStatement, p, ctx) -> Verdict:
             V /= np.linalg.norm(V, axis=1, keepdims=True)
             G = V @ V.T
             np.fill_diagonal(G, 0)
-            ev.add({"T": T, "Delta": Delta, "d": d}, float(np.abs(G).max()), Delta)
+            ev.add({"T": T, "Delta": Delta, "d": d}, float(np.abs(G).max()), statement.delta_factor * Delta, part="existence")
             b = rng.integers(0, 2, size=T)
             X = np.diag(b) @ V
             ev.add({"T": T, "part": "diag(b) V rows = b_t v_t"}, float(np.abs(X - b[:, None] * V).max()), 0.0)
@@ -151,6 +195,12 @@ def check_defs_A_2_1(statement: JLStatement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class ResidualStatement:
     sphere: bool = False
+    res_factor: float = 1.0  # residual ratio <= res_factor (1 + L_f)
+    norm_bound: float = 1.0  # token norms after LN <= norm_bound
+    ln_lip: float = 1.0  # LN Lipschitz constant
+
+
+_RES_SHARP = 0.9923  # quick-tier sharpness of the residual part (see the docstring)
 
 
 @claim(
@@ -161,7 +211,18 @@ class ResidualStatement:
     title="Residual connections add <= 1 to the Lipschitz constant; unit-ball LayerNorm keeps token norms <= 1",
     lines=[(719, 731)],
     printed=ResidualStatement(),
-    mutants=[Mutant("sphere-normalisation", "LayerNorm as u/||u|| (sphere) instead of the unit-ball projection", ResidualStatement(True))],
+    mutants=[Mutant("sphere-normalisation", "LayerNorm as u/||u|| (sphere) instead of the unit-ball projection", ResidualStatement(True),
+                    part="ln-lipschitz"),
+             Mutant("residual-near", f"residual ratio <= {0.99 * _RES_SHARP:.4f} (1 + L_f) (0.99 x sharpness)",
+                    ResidualStatement(res_factor=0.99 * _RES_SHARP), near_boundary=True, part="residual"),
+             Mutant("norm-0.99", "token norms after LN <= 0.99 (false: rows of norm >= 1 are projected to norm exactly 1)",
+                    ResidualStatement(norm_bound=0.99), near_boundary=True, part="norm", origin="second-reader"),
+             Mutant("ln-lip-0.99", "LN 0.99-Lipschitz (false: the identity inside the unit ball)", ResidualStatement(ln_lip=0.99),
+                    near_boundary=True, part="ln-lipschitz", origin="second-reader")],
+    parts=[Part("residual", "a residual connection adds at most 1 to a layer's Lipschitz constant (1 + L_f, L_f of Lemma A.14)",
+                inequality=True),
+           Part("norm", "the unit-ball LayerNorm keeps every token norm <= 1", inequality=True),
+           Part("ln-lipschitz", "the unit-ball LayerNorm is 1-Lipschitz (Lemma A.9)", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 10, 10**5)],
@@ -193,7 +254,12 @@ def check_sec_4_4_2(statement: ResidualStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    Sphere normalisation: 1-Lipschitzness fails near 0 (ratio 1/eta at u = -u' = eta e_1).
+    Sphere normalisation: 1-Lipschitzness fails near 0 (ratio 1/eta at u = -u' = eta e_1).  Second
+    reader, near-boundary: token norms <= 0.99 and LN 0.99-Lipschitz (both false, sharpness 1.0: a
+    projected row has norm exactly 1; at u = -u' = 1e-3 e_1, inside the ball, LN is the identity); the
+    residual ratio at 0.99 x its quick-tier sharpness 0.9923 (the maximum over the random layers: near 1
+    when L_f is small, so the "+ 1" is attained; L_f of Lemma A.14 is loose, see there).  None was
+    expressible before (literal 1s).
     """
     rng = ctx.rng("layers")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -217,8 +283,8 @@ def check_sec_4_4_2(statement: ResidualStatement, p, ctx) -> Verdict:
         worst_ln = max(worst_ln, np.linalg.norm(LN(U) - LN(U2), axis=1).max() / np.linalg.norm(U - U2, axis=1).max())
     u = np.array([[1e-3, 0.0]])
     worst_ln0 = float(np.linalg.norm(LN(u) - LN(-u)) / np.linalg.norm(2 * u))
-    ev.add({"part": "residual ratio / (1 + L_f)"}, float(worst_res), 1 + 1e-9)
-    ev.add({"part": "max token norm after LN"}, float(worst_norm), 1 + 1e-9)
-    ev.add({"part": "LN Lipschitz ratio (random)"}, float(worst_ln), 1 + 1e-9)
-    ev.add({"part": "LN Lipschitz ratio at u = -u' = 1e-3 e_1"}, worst_ln0, 1 + 1e-9)
+    ev.add({"part": "residual ratio / (1 + L_f)"}, float(worst_res), statement.res_factor * (1 + 1e-9), part="residual")
+    ev.add({"part": "max token norm after LN"}, float(worst_norm), statement.norm_bound * (1 + 1e-9), part="norm")
+    ev.add({"part": "LN Lipschitz ratio (random)"}, float(worst_ln), statement.ln_lip * (1 + 1e-9), part="ln-lipschitz")
+    ev.add({"part": "LN Lipschitz ratio at u = -u' = 1e-3 e_1"}, worst_ln0, statement.ln_lip * (1 + 1e-9), part="ln-lipschitz")
     return ev.verdict(seed=ctx.seed("layers"))

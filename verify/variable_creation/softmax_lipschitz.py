@@ -23,8 +23,10 @@ from kernels.attention import (
     softmax_jacobian,
 )
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 REL = 1e-9
 
@@ -55,7 +57,13 @@ class SoftmaxStatement:
     mutants=[
         Mutant("lip-0.9", "Lipschitz constant 0.9 (the true l_inf -> l_1 constant is 1)", SoftmaxStatement(lip=0.9)),
         Mutant("jac-1", "||J softmax||_{1,1} <= 1 (uniform p on T = 3 gives 4/3)", SoftmaxStatement(jac=1.0)),
+        Mutant("jac-1.97", "||J||_{1,1} <= 1.97 = 2 x 0.99 x 0.995 (sharpness 0.995 at uniform p, T = 200: 2(1 - 1/200) = 1.99)",
+               SoftmaxStatement(jac=1.97), near_boundary=True, part="jacobian", origin="second-reader"),
+        Mutant("lip-0.99", "Lipschitz constant 0.99 = 2 x 0.99 x 0.5 (sharpness 0.5: the ratio at theta = +-(a, -a) is "
+               "tanh(a)/a -> 1)", SoftmaxStatement(lip=0.99), near_boundary=True, part="lipschitz", origin="second-reader"),
     ],
+    parts=[Part("jacobian", "||J softmax(theta)||_{1,1} <= 2 for every theta", inequality=True),
+           Part("lipschitz", "||softmax(theta1) - softmax(theta2)||_1 <= 2 ||theta1 - theta2||_inf (C_softmax = 2)", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("pairs", int, 10, 10**6, doc="random pairs (theta1, theta2)"), Param("T_max", int, 2, 4096)],
@@ -90,7 +98,11 @@ def check_softmax(statement: SoftmaxStatement, p, ctx) -> Verdict:
     Mutants
     -------
     Lipschitz constant 0.9 fails at theta = +-(a, -a); ||J||_{1,1} <= 1 fails at uniform p on 3
-    coordinates (4/3).  The variant "Lipschitz constant 1" is TRUE and therefore not a mutant.
+    coordinates (4/3).  The variant "Lipschitz constant 1" is TRUE and therefore not a mutant.  Second
+    reader, near-boundary: ||J||_{1,1} <= 1.97 (false: uniform p on T = 200 gives 1.99; sharpness 0.995
+    there, the proof's extremal case p -> uniform as T grows) and Lipschitz constant 0.99 (false: the
+    ratio tanh(a)/a at theta = +-(a, -a) tends to 1; sharpness 0.5 = 1/2, the printed 2 is loose by 2x).
+    The old checker rejected both as well (the constants were already fields).
     """
     rng = ctx.rng("pairs")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -98,7 +110,7 @@ def check_softmax(statement: SoftmaxStatement, p, ctx) -> Verdict:
     for T in sorted({2, 3, 10, p["T_max"]}):
         P = np.full(T, 1.0 / T)
         J = np.abs(softmax_jacobian(P)).sum()
-        ev.add({"part": "||J||_11 at uniform p", "T": T}, J, statement.jac * (1 + REL))
+        ev.add({"part": "||J||_11 at uniform p", "T": T}, J, statement.jac * (1 + REL), part="jacobian")
     maxratio = 0.0
     for k in range(p["pairs"]):
         T = int(rng.integers(2, p["T_max"] + 1))
@@ -114,12 +126,14 @@ def check_softmax(statement: SoftmaxStatement, p, ctx) -> Verdict:
         if worst_r is None or ratio > worst_r[0]:
             worst_r = (ratio, T)
         maxratio = max(maxratio, ratio)
-    ev.add({"part": "max ||J||_11 over random theta", "T": worst_j[1], "pairs": p["pairs"]}, worst_j[0], statement.jac * (1 + REL))
-    ev.add({"part": "max Lipschitz ratio over random pairs", "T": worst_r[1], "pairs": p["pairs"]}, worst_r[0], statement.lip * (1 + REL))
+    ev.add({"part": "max ||J||_11 over random theta", "T": worst_j[1], "pairs": p["pairs"]}, worst_j[0], statement.jac * (1 + REL),
+           part="jacobian")
+    ev.add({"part": "max Lipschitz ratio over random pairs", "T": worst_r[1], "pairs": p["pairs"]}, worst_r[0], statement.lip * (1 + REL),
+           part="lipschitz")
     a = 1e-3
     t1, t2 = np.array([a, -a]), np.array([-a, a])
     ratio = np.abs(softmax(t1) - softmax(t2)).sum() / np.abs(t1 - t2).max()
-    ev.add({"part": "adversarial theta = (a,-a) -> (-a,a)", "a": a}, ratio, statement.lip * (1 + REL))
+    ev.add({"part": "adversarial theta = (a,-a) -> (-a,a)", "a": a}, ratio, statement.lip * (1 + REL), part="lipschitz")
     ev.details.update(max_random_ratio=maxratio, adversarial_ratio=ratio)
     return ev.verdict(seed=ctx.seed("pairs"))
 
@@ -133,6 +147,7 @@ def check_softmax(statement: SoftmaxStatement, p, ctx) -> Verdict:
 class Lemma47Statement:
     C_norm: float = 2.0
     use_BX: bool = True
+    rhs_factor: float = 1.0  # the whole right side x rhs_factor (near-boundary mutant)
 
 
 def _head_instance(rng, T, d, k, B_X, sigma):
@@ -152,7 +167,7 @@ def _lemma47_sides(statement, X, W_V, W_QK, x_tau, W_V2, W_QK2, sigma):
     B_in = np.linalg.norm(W_V, 2)
     ds = np.abs(X @ (W_QK.T @ x_tau) - X @ (W_QK2.T @ x_tau)).max()
     dphi = np.linalg.norm(X @ (W_V - W_V2), axis=1).max()
-    return lhs, statement.C_norm * B_in * B_X * ds + dphi
+    return lhs, statement.rhs_factor * (statement.C_norm * B_in * B_X * ds + dphi)
 
 
 @claim(
@@ -163,11 +178,18 @@ def _lemma47_sides(statement, X, W_V, W_QK, x_tau, W_V2, W_QK2, sigma):
     title="Attention head is l_inf-Lipschitz in scores and values with constant C_Norm L_out B_in B_X",
     lines=[(661, 663), (2112, 2136)],
     printed=Lemma47Statement(),
-    mutants=[Mutant("drop-B_X", "the bound without the factor B_X (max token norm)", Lemma47Statement(use_BX=False))],
+    mutants=[Mutant("drop-B_X", "the bound without the factor B_X (max token norm)", Lemma47Statement(use_BX=False)),
+             Mutant("rhs-x0.99", "the right side x 0.99 (sharpness 1.0: one token, W_V perturbed alone, both sides are "
+                    "||(W_V - W_V')^T x_1||)", Lemma47Statement(rhs_factor=0.99), near_boundary=True, part="bound",
+                    origin="second-reader"),
+             Mutant("C_norm-0.99", "C_Norm = 0.99: false at the two-token case, lhs = 10 tanh(eta) > 0.99 x 10 eta for "
+                    "eta = 1e-4", Lemma47Statement(C_norm=0.99), part="bound", origin="second-reader")],
+    parts=[Part("bound", "||f_head(theta) - f_head(theta')|| <= C_Norm L_out B_in B_X ||Score - Score'||_inf + L_out max_t "
+                "||phi_in(x_t) - phi_in'(x_t)||", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 10, 10**6), Param("T_max", int, 2, 1024)],
-    tiers={"quick": {"instances": 600, "T_max": 64}, "full": {"instances": 6000, "T_max": 256}},
+    tiers={"quick": {"instances": 300, "T_max": 64}, "full": {"instances": 6000, "T_max": 256}},
 )
 def check_lemma_4_7(statement: Lemma47Statement, p, ctx) -> Verdict:
     """Lemma 4.7: l_inf-Lipschitzness of f_head.
@@ -195,7 +217,11 @@ def check_lemma_4_7(statement: Lemma47Statement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    Without B_X the adversarial two-token case (B_X = 10) gives LHS ~ 10 eta > 2 eta.
+    Without B_X the adversarial two-token case (B_X = 10) gives LHS ~ 10 eta > 2 eta.  Second reader:
+    the right side x 0.99 (near-boundary; sharpness 1.0 at the new one-token case where only W_V moves,
+    so both sides are the same norm) and C_Norm = 0.99 (the two-token case: 10 tanh(eta) > 9.9 eta at
+    eta = 1e-4; the score term's own sharpness is 0.5, C_Norm = 2 is loose by 2x, the true constant
+    being 1).  Neither was expressible / checked before (no factor; C_Norm 0.99 was rejected too).
     """
     rng = ctx.rng("instances")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -208,7 +234,12 @@ def check_lemma_4_7(statement: Lemma47Statement, p, ctx) -> Verdict:
         W_QK2 = np.zeros((3, 3))
         W_QK2[2, 0] = eta / 10  # scores x_tau^T W x_t = eta/10 * x_t[0] = (eta, -eta)
         lhs, rhs = _lemma47_sides(statement, X, W_V, W_QK, x_tau, W_V, W_QK2, None)
-        ev.add({"part": "adversarial two tokens", "eta": eta, "B_X": 10}, lhs, rhs * (1 + REL))
+        ev.add({"part": "adversarial two tokens", "eta": eta, "B_X": 10}, lhs, rhs * (1 + REL), part="bound")
+    # tight case of the value term: one token, W_V perturbed alone (both sides are ||(W_V - W_V')^T x_1||)
+    X1 = np.array([[3.0, 4.0, 0.0]])
+    W_V1 = np.eye(3)
+    lhs, rhs = _lemma47_sides(statement, X1, W_V1, np.zeros((3, 3)), X1[0], W_V1 + 0.01 * np.ones((3, 3)), np.zeros((3, 3)), None)
+    ev.add({"part": "adversarial one token, W_V alone", "B_X": 5}, lhs, rhs * (1 + REL), part="bound")
     worst = None
     for _ in range(p["instances"]):
         T = int(rng.integers(1, p["T_max"] + 1))
@@ -223,7 +254,8 @@ def check_lemma_4_7(statement: Lemma47Statement, p, ctx) -> Verdict:
         if not ok:
             break
     r, T, d, k, B_X, name, lhs, rhs = worst
-    ev.add({"part": "random instance with the largest ratio", "T": T, "d": d, "k": k, "B_X": B_X, "sigma": name}, lhs, rhs * (1 + REL))
+    ev.add({"part": "random instance with the largest ratio", "T": T, "d": d, "k": k, "B_X": B_X, "sigma": name}, lhs, rhs * (1 + REL),
+           part="bound")
     ev.details["max_ratio_random"] = r
     return ev.verdict(seed=ctx.seed("instances"))
 
@@ -236,6 +268,7 @@ def check_lemma_4_7(statement: Lemma47Statement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class ProjectionStatement:
     sphere: bool = False  # u / ||u|| instead of u / max(1, ||u||)
+    lip: float = 1.0  # ||Pi(u) - Pi(v)|| <= lip ||u - v||
 
 
 @claim(
@@ -246,11 +279,14 @@ class ProjectionStatement:
     title="Pi_norm(u) = u / max(1, ||u||) is 1-Lipschitz",
     lines=[(2016, 2028)],
     printed=ProjectionStatement(),
-    mutants=[Mutant("sphere", "LayerNorm-style u/||u|| (projection onto the sphere)", ProjectionStatement(sphere=True))],
+    mutants=[Mutant("sphere", "LayerNorm-style u/||u|| (projection onto the sphere)", ProjectionStatement(sphere=True)),
+             Mutant("lip-0.99", "Lipschitz constant 0.99 (false: inside the ball Pi is the identity, sharpness 1.0)",
+                    ProjectionStatement(lip=0.99), near_boundary=True, part="contraction", origin="second-reader")],
+    parts=[Part("contraction", "||Pi_norm(u) - Pi_norm(v)|| <= ||u - v||", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("pairs", int, 10, 10**7)],
-    tiers={"quick": {"pairs": 20000}, "full": {"pairs": 200000}},
+    tiers={"quick": {"pairs": 5000}, "full": {"pairs": 200000}},
 )
 def check_lemma_A_9(statement: ProjectionStatement, p, ctx) -> Verdict:
     """Lemma A.9: contractivity of the unit-ball projection.
@@ -274,7 +310,9 @@ def check_lemma_A_9(statement: ProjectionStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    Sphere normalisation u/||u||: at u = -v = eta e_1 the left side is 2 and the right 2 eta.
+    Sphere normalisation u/||u||: at u = -v = eta e_1 the left side is 2 and the right 2 eta.  Second
+    reader, near-boundary: constant 0.99 (false: inside the unit ball Pi is the identity; sharpness 1.0
+    at u = -v = eta e_1); the old checker could not express it.
     """
     rng = ctx.rng("pairs")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -286,7 +324,8 @@ def check_lemma_A_9(statement: ProjectionStatement, p, ctx) -> Verdict:
 
     eta = 1e-3
     u, v = np.array([[eta, 0.0]]), np.array([[-eta, 0.0]])
-    ev.add({"part": "u = -v = eta e_1", "eta": eta}, float(np.linalg.norm(proj(u) - proj(v))), 2 * eta * (1 + REL))
+    ev.add({"part": "u = -v = eta e_1", "eta": eta}, float(np.linalg.norm(proj(u) - proj(v))), statement.lip * 2 * eta * (1 + REL),
+           part="contraction")
     n = p["pairs"]
     d = int(rng.integers(1, 65))
     U = rng.normal(size=(n, d))
@@ -294,9 +333,10 @@ def check_lemma_A_9(statement: ProjectionStatement, p, ctx) -> Verdict:
     U *= (10 ** rng.uniform(-4, 3, size=(n, 1))) / np.linalg.norm(U, axis=1, keepdims=True)
     V = np.where(rng.random((n, 1)) < 0.5, U * (1 + rng.normal(size=(n, 1)) * 0.1), V)
     lhs = np.linalg.norm(proj(U) - proj(V), axis=1)
-    rhs = np.linalg.norm(U - V, axis=1) * (1 + REL)
+    rhs = statement.lip * np.linalg.norm(U - V, axis=1) * (1 + REL)
     i = int(np.argmax(lhs - rhs))
-    ev.add({"part": "random pairs (largest lhs - rhs)", "pairs": n, "d": d, "||u||": float(np.linalg.norm(U[i]))}, float(lhs[i]), float(rhs[i]))
+    ev.add({"part": "random pairs (largest lhs - rhs)", "pairs": n, "d": d, "||u||": float(np.linalg.norm(U[i]))}, float(lhs[i]), float(rhs[i]),
+           part="contraction")
     return ev.verdict(seed=ctx.seed("pairs"))
 
 
@@ -308,6 +348,10 @@ def check_lemma_A_9(statement: ProjectionStatement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class LemmaA14Statement:
     c_qk: float = 4.0  # ||W_V||_2 (1 + c_qk ||W_K W_Q^T||_2)
+    rhs_factor: float = 1.0  # the right side x rhs_factor (near-boundary mutant)
+
+
+_A14_SHARP = 0.315  # quick-tier sharpness (Nelder-Mead search, T = 3, d = 2, a = 1; 0.61 with 600 random instances)
 
 
 @claim(
@@ -318,11 +362,14 @@ class LemmaA14Statement:
     title="Self-attention input-Lipschitz bound ||W_V||_2 (1 + 4 ||W_K W_Q^T||_2) on unit-norm tokens",
     lines=[(2346, 2376)],
     printed=LemmaA14Statement(),
-    mutants=[Mutant("drop-attention-term", "constant ||W_V||_2 (attention movement ignored)", LemmaA14Statement(c_qk=0.0))],
+    mutants=[Mutant("drop-attention-term", "constant ||W_V||_2 (attention movement ignored)", LemmaA14Statement(c_qk=0.0)),
+             Mutant("rhs-near", f"the right side x {0.99 * _A14_SHARP:.4f} (0.99 x the quick-tier sharpness {_A14_SHARP})",
+                    LemmaA14Statement(rhs_factor=0.99 * _A14_SHARP), near_boundary=True, part="bound", origin="second-reader")],
+    parts=[Part("bound", "max_tau ||f(Z)_tau - f(Z')_tau|| <= ||W_V||_2 (1 + 4 ||W_K W_Q^T||_2) max_t ||z_t - z'_t||", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 10, 10**6), Param("restarts", int, 1, 200)],
-    tiers={"quick": {"instances": 600, "restarts": 2}, "full": {"instances": 2000, "restarts": 4}},
+    tiers={"quick": {"instances": 150, "restarts": 1}, "full": {"instances": 2000, "restarts": 4}},
 )
 def check_lemma_A_14(statement: LemmaA14Statement, p, ctx) -> Verdict:
     """Lemma A.14: input-perturbation Lipschitz bound of a self-attention layer.
@@ -350,6 +397,11 @@ def check_lemma_A_14(statement: LemmaA14Statement, p, ctx) -> Verdict:
     Mutants
     -------
     Dropping the attention term (constant ||W_V||_2) fails on the adversarial search (ratio > 1).
+    Second reader, near-boundary: the right side x 0.99 x SHARP (SHARP = the quick-tier sharpness, the
+    largest lhs/rhs over the random instances and the Nelder-Mead search over (Z, Z') at T = 3, d = 2,
+    a = 1); false by the computed witness.  The old checker could not express it.  The constant 4 is
+    loose (softmax constant 1 gives 1 + 2a); the sharpness found is 0.315 at quick (0.61 with 600
+    random instances, T = 2, d = 1).
     """
     from scipy.optimize import minimize
 
@@ -359,7 +411,7 @@ def check_lemma_A_14(statement: LemmaA14Statement, p, ctx) -> Verdict:
     def sides(Z, Z2, WQ, WK, WV):
         lhs = np.linalg.norm(self_attention(Z, WQ, WK, WV) - self_attention(Z2, WQ, WK, WV), axis=1).max()
         dz = np.linalg.norm(Z - Z2, axis=1).max()
-        return lhs, np.linalg.norm(WV, 2) * (1 + statement.c_qk * np.linalg.norm(WK @ WQ.T, 2)) * dz
+        return lhs, statement.rhs_factor * np.linalg.norm(WV, 2) * (1 + statement.c_qk * np.linalg.norm(WK @ WQ.T, 2)) * dz
 
     worst = None
     for _ in range(p["instances"]):
@@ -374,7 +426,7 @@ def check_lemma_A_14(statement: LemmaA14Statement, p, ctx) -> Verdict:
             continue
         if worst is None or lhs / rhs > worst[0]:
             worst = (lhs / rhs, T, d, lhs, rhs)
-    ev.add({"part": "random instances (largest ratio)", "T": worst[1], "d": worst[2]}, worst[3], worst[4] * (1 + REL))
+    ev.add({"part": "random instances (largest ratio)", "T": worst[1], "d": worst[2]}, worst[3], worst[4] * (1 + REL), part="bound")
     a = 1.0
     WQ, WK, WV = np.sqrt(a) * np.eye(2), np.sqrt(a) * np.eye(2), np.eye(2)
 
@@ -396,7 +448,7 @@ def check_lemma_A_14(statement: LemmaA14Statement, p, ctx) -> Verdict:
     Z = project_unit_ball(best.x[:6].reshape(3, 2))
     Z2 = project_unit_ball(best.x[6:].reshape(3, 2))
     lhs, rhs = sides(Z, Z2, WQ, WK, WV)
-    ev.add({"part": "adversarial search T = 3, d = 2, W_K W_Q^T = I", "ratio": float(lhs / rhs * (1 + statement.c_qk))}, lhs, rhs * (1 + REL))
+    ev.add({"part": "adversarial search T = 3, d = 2, W_K W_Q^T = I"}, lhs, rhs * (1 + REL), part="bound")
     ev.details["adversarial_ratio_over_||W_V||"] = float(-best.fun)
     return ev.verdict(seed=ctx.seed("instances"))
 
@@ -410,6 +462,7 @@ def check_lemma_A_14(statement: LemmaA14Statement, p, ctx) -> Verdict:
 class LemmaA13Statement:
     c_qk: float = 2.0  # coefficient of the QK term
     use_WV: bool = True  # the factor ||W_V||_2 on the QK term
+    rhs_factor: float = 1.0  # the right side x rhs_factor (near-boundary mutant)
 
 
 @claim(
@@ -421,11 +474,16 @@ class LemmaA13Statement:
     lines=[(2324, 2344)],
     printed=LemmaA13Statement(),
     mutants=[Mutant("drop-||W_V||", "QK term without the factor ||W_V||_2", LemmaA13Statement(use_WV=False)),
-             Mutant("drop-QK-term", "only the value term", LemmaA13Statement(c_qk=0.0))],
+             Mutant("drop-QK-term", "only the value term", LemmaA13Statement(c_qk=0.0)),
+             Mutant("rhs-x0.99", "the right side x 0.99 (false: identical rows, W_V perturbed alone, both sides are "
+                    "||(W_V - W^_V)^T z||; sharpness 1.0)", LemmaA13Statement(rhs_factor=0.99), near_boundary=True, part="bound",
+                    origin="second-reader")],
+    parts=[Part("bound", "max_tau ||f(Z; W)_tau - f(Z; W^)_tau|| <= 2 ||W_V||_2 max_t ||(W_QK - W^_QK) z_t|| + max_t "
+                "||(W_V - W^_V)^T z_t||", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 10, 10**6)],
-    tiers={"quick": {"instances": 800}, "full": {"instances": 3000}},
+    tiers={"quick": {"instances": 400}, "full": {"instances": 3000}},
 )
 def check_lemma_A_13(statement: LemmaA13Statement, p, ctx) -> Verdict:
     """Lemma A.13: weight-perturbation bound for one self-attention layer.
@@ -455,6 +513,8 @@ def check_lemma_A_13(statement: LemmaA13Statement, p, ctx) -> Verdict:
     -------
     Without ||W_V||_2 the QK term fails for large ||W_V|| (two-token case); without the QK term any
     QK-only perturbation fails.  (Replacing 2 by 1 is TRUE: the softmax constant is 1, not a mutant.)
+    Second reader, near-boundary: the right side x 0.99 (false at the new identical-rows, V-only case,
+    where both sides are the same norm: sharpness 1.0); not expressible before.
     """
     rng = ctx.rng("instances")
     ev = Evidence("le", rigor=Rigor.FLOAT)
@@ -464,8 +524,12 @@ def check_lemma_A_13(statement: LemmaA13Statement, p, ctx) -> Verdict:
         dqk = np.linalg.norm(Z @ (WQ @ WK.T - WQ2 @ WK2.T).T, axis=1).max()
         dv = np.linalg.norm(Z @ (WV - WV2), axis=1).max()
         f = np.linalg.norm(WV, 2) if statement.use_WV else 1.0
-        return lhs, statement.c_qk * f * dqk + dv
+        return lhs, statement.rhs_factor * (statement.c_qk * f * dqk + dv)
 
+    # tight case of the value term: identical rows, W_V perturbed alone
+    Zs = np.tile(np.array([[0.6, 0.8, 0.0]]), (3, 1))
+    lhs, rhs = sides(Zs, np.eye(3), np.eye(3), np.eye(3), np.eye(3), np.eye(3), np.eye(3) + 0.01 * np.ones((3, 3)))
+    ev.add({"part": "identical rows, V-only change"}, lhs, rhs * (1 + REL), part="bound")
     Z = np.array([[1.0, 0, 0], [-1.0, 0, 0], [0, 1.0, 0]])
     WQ = np.eye(3)
     WK = np.zeros((3, 3))
@@ -473,7 +537,7 @@ def check_lemma_A_13(statement: LemmaA13Statement, p, ctx) -> Verdict:
     WK2[0, 1] = 0.05  # z_t^T W_K2 ... scores of the query row z_3 on z_1, z_2 become +-0.05
     WV = 50 * np.eye(3)
     lhs, rhs = sides(Z, WQ, WK, WV, WQ, WK2, WV)
-    ev.add({"part": "two opposite tokens, QK-only change, ||W_V|| = 50"}, lhs, rhs * (1 + REL))
+    ev.add({"part": "two opposite tokens, QK-only change, ||W_V|| = 50"}, lhs, rhs * (1 + REL), part="bound")
     worst = None
     for _ in range(p["instances"]):
         T, d, k = int(rng.integers(2, 31)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
@@ -488,6 +552,6 @@ def check_lemma_A_13(statement: LemmaA13Statement, p, ctx) -> Verdict:
         if worst is None or ratio > worst[0]:
             worst = (ratio, T, d, k, lhs, rhs)
     r, T, d, k, lhs, rhs = worst
-    ev.add({"part": "random instances (largest ratio)", "T": T, "d": d, "k": k}, lhs, rhs * (1 + REL))
+    ev.add({"part": "random instances (largest ratio)", "T": T, "d": d, "k": k}, lhs, rhs * (1 + REL), part="bound")
     ev.details["max_ratio_random"] = r
     return ev.verdict(seed=ctx.seed("instances"))

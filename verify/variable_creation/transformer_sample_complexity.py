@@ -41,8 +41,10 @@ from kernels.training.attention import (
     train_attention,
 )
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Part, Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 from .sample_complexity import P_BIT, _trials, quantile_ci
 
 LR = 1e-2
@@ -159,6 +161,11 @@ class TransformerGrowthStatement:
         Mutant("linear-in-T", "the threshold is proportional to T (power law, exponent 1)", TransformerGrowthStatement(model="power", exponent=1.0)),
         Mutant("sqrt-T", "the threshold is proportional to sqrt T (power law, exponent 1/2)",
                TransformerGrowthStatement(model="power", exponent=0.5)),
+    ],
+    parts=[
+        Part("log-T", "the trained 1-layer Transformer's threshold m_80(T) scales logarithmically with T (read: log family "
+             "preferred in >= 80% of bootstrap replicates and the power exponent's upper 95% bound < 1/2)"),
+        Part("growth", "the threshold is found within m_max and grows with T (lower 95% bound of the power exponent > 0)"),
     ],
     expect=Status.NOT_REPRODUCED,
     kind=Kind.EMPIRICAL,
