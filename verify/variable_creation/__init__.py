@@ -22,6 +22,8 @@ Kernels: kernels.attention (heads, bounds, constructions).
 """
 
 SOURCE = "thesis_ch4"
+#: every claim of this source has been audited under the verdict contract (docs/contract.md)
+CONTRACT_AUDITED = True
 SEED_FILE = "seeds/004_04714447523023d5.txt"
 CATALOG_FILE = "thesis_ch4_variable_creation.md"
 
