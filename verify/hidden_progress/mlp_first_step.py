@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
 from typing import Callable, Sequence
@@ -29,7 +29,7 @@ import numpy as np
 
 from kernels.mlp_cube import mlp_hinge_gradient
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from ._closed_forms import majority_spectrum_exact, xi
 
@@ -72,8 +72,22 @@ def _paired_init(rng: np.random.Generator, n: int, k: int, pairs: int, *, paired
     return W, b, u
 
 
+_GRADIENT_CACHE: dict = {}
+
+
 def _exact_gradients(W, b_num, u, n: int, k: int):
-    """Exhaustive population gradients (exact dyadic Fractions) of the actual hinge loss."""
+    """Exhaustive population gradients (exact dyadic Fractions) of the actual hinge loss; memoised on
+    the network (a pure function of it: the printed statement and its mutants share the same inits)."""
+    key = (np.ascontiguousarray(W).tobytes(), W.shape, np.ascontiguousarray(b_num).tobytes(),
+           np.ascontiguousarray(u).tobytes(), n, k)
+    if key not in _GRADIENT_CACHE:
+        if len(_GRADIENT_CACHE) > 64:
+            _GRADIENT_CACHE.clear()
+        _GRADIENT_CACHE[key] = _exact_gradients_uncached(W, b_num, u, n, k)
+    return _GRADIENT_CACHE[key]
+
+
+def _exact_gradients_uncached(W, b_num, u, n: int, k: int):
     hg = mlp_hinge_gradient(W, b_num, u, (1 << k) - 1, denom=k)
     scale = hg.scale
     G = [[Fraction(v, scale) for v in row] for row in hg.G]
@@ -81,10 +95,16 @@ def _exact_gradients(W, b_num, u, n: int, k: int):
     return G, gam, hg
 
 
-def _lemma_b3(W, u, n: int, k: int):
-    """Lemma B.3's closed form: g_{i,j} for j in [k] and j > k, and gamma_i = 0."""
-    lo = _xi(n, k - 1)
-    hi = _xi(n, k + 1) if k + 1 <= n else Fraction(0)
+def _lemma_b3(W, u, n: int, k: int, coef: Fraction = Fraction(-1, 2), lo_shift: int = -1, hi_shift: int = 1,
+              gamma_value: Fraction = Fraction(0)):
+    """Lemma B.3's closed form: g_{i,j} = coef u_i xi_{k+lo_shift} chi_{[k] \ {j}}(w_i) for j in [k],
+    coef u_i xi_{k+hi_shift} chi_{[k] u {j}}(w_i) for j > k, and gamma_i = gamma_value (printed:
+    coef = -1/2, shifts -1 and +1, gamma = 0)."""
+    def xi_at(m: int) -> Fraction:
+        return _xi(n, m) if 0 <= m <= n else Fraction(0)
+
+    lo = xi_at(k + lo_shift)
+    hi = xi_at(k + hi_shift)
     G = []
     for i in range(W.shape[0]):
         row = []
@@ -92,11 +112,11 @@ def _lemma_b3(W, u, n: int, k: int):
         for j in range(n):
             if j < k:
                 chi = int(np.prod([W[i, t] for t in range(k) if t != j]))
-                row.append(-Fraction(1, 2) * int(u[i]) * lo * chi)
+                row.append(coef * int(u[i]) * lo * chi)
             else:
-                row.append(-Fraction(1, 2) * int(u[i]) * hi * chi_k * int(W[i, j]))
+                row.append(coef * int(u[i]) * hi * chi_k * int(W[i, j]))
         G.append(row)
-    return G, [Fraction(0)] * W.shape[0]
+    return G, [gamma_value] * W.shape[0]
 
 
 def _odd_at_least(x: float) -> int:
@@ -133,6 +153,15 @@ class PairedGradientStatement:
     paired: bool
     text: str
     extension: bool = False
+    #: the printed closed form: coef u_i xi_{k+lo_shift} chi(.) on [k], coef u_i xi_{k+hi_shift} chi(.) off it,
+    #: gamma_i = gamma_value
+    coef: Fraction = Fraction(-1, 2)
+    lo_shift: int = -1
+    hi_shift: int = 1
+    gamma_value: Fraction = Fraction(0)
+
+    def closed_form(self, W, u, n: int, k: int):
+        return _lemma_b3(W, u, n, k, self.coef, self.lo_shift, self.hi_shift, self.gamma_value)
 
     def domain(self, n_max: int):
         for k in range(1, 5):
@@ -170,6 +199,19 @@ def _post_step_magnitudes(G, n: int, k: int):
                PairedGradientStatement(0, 0, _B3_PRINTED.n_min, True, "n even")),
         Mutant("k-odd", "k odd (k = 1), n odd >= 2(k+1)^2",
                PairedGradientStatement(1, 1, _B3_PRINTED.n_min, True, "k odd")),
+        Mutant("coef-plus-half", "closed form with +1/2 in place of -1/2 (sign of the gradient flipped)",
+               replace(_B3_PRINTED, coef=Fraction(1, 2), text="+1/2", extension=False), origin="second-reader"),
+        Mutant("coef-minus-one", "closed form with -1 in place of -1/2 (the 1/2 of LTF = (1 + Maj)/2 dropped)",
+               replace(_B3_PRINTED, coef=Fraction(-1), text="-1", extension=False), origin="second-reader"),
+        Mutant("off-k-xi-k+3", "for j > k, xi_{k+3} in place of xi_{k+1} (index off by two)",
+               replace(_B3_PRINTED, hi_shift=3, text="xi_{k+3}", extension=False), origin="second-reader"),
+        Mutant("on-k-xi-k+1", "for j in [k], xi_{k+1} in place of xi_{k-1} (the two degrees swapped)",
+               replace(_B3_PRINTED, lo_shift=1, text="xi_{k+1} on [k]", extension=False), origin="second-reader"),
+    ],
+    parts=[
+        Part("j in [k]", "for j in [k]: g_{i,j} = -(1/2) u_i xi_{k-1} chi_{[k] minus {j}}(w_i)"),
+        Part("j > k", "for j in {k+1, ..., n}: g_{i,j} = -(1/2) u_i xi_{k+1} chi_{[k] cup {j}}(w_i)"),
+        Part("gamma", "gamma_i = 0"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -226,6 +268,21 @@ def check_lemma_b3(statement: PairedGradientStatement, p, ctx) -> Verdict:
     the degree-k coefficient of the tie indicator makes gamma_i != 0 (claim 3), while the odd-degree
     formulas (1)-(2) survive with xi taken from the definition.  k-odd (k = 1, n odd >= 8):
     xi_{k-1} = xi_0 = 0, yet g_{i,1} = -u_i E[LTF] = -u_i / 2 and gamma_i = -u_i xi_1 w_{i,1} / 2 != 0.
+    Second reader (not expressible in the old checker: -1/2 and the indices k-1, k+1 were literals
+    inside _lemma_b3; now fields of PairedGradientStatement): coef-plus-half and coef-minus-one are
+    false wherever g_{i,j} != 0, i.e. for every j in [k] (xi_{k-1} != 0 for even k: Lemma B.1 gives
+    |xi_{k-1}| = C((n-1)/2, (k-2)/2) C(n-1, (n-1)/2) / (C(n-1, k-2) 2^{n-1}) > 0).  off-k-xi-k+3:
+    xi_{k+3}/xi_{k+1} = -(k+1)/(n-k-2) != 1 (the ratio identity of Lemma B.2's proof, line 3115), so
+    every j > k differs.  on-k-xi-k+1: |xi_{k+1}| = (k-1)/(n-k) |xi_{k-1}| < |xi_{k-1}| for n >= 2k.
+    All four are rejected on every neuron of every (k, n).
+
+    Notes
+    -----
+    Parts: the three formulas, all identities (asserted, exact ==; no inequality part, so no
+    sharpness).  The printed domain at quick is k = 2, n = 19 (k = 4 needs n >= 50, beyond the
+    exhaustive sum); the details report the formula outside the printed domain (n = 5..17, k = 2, 4),
+    where it also holds: the hypothesis n >= 2(k+1)^2 is not needed for Lemma B.3 itself (it is used
+    later, for the magnitudes in Lemma B.4).
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     zero_output = {}
@@ -233,7 +290,7 @@ def check_lemma_b3(statement: PairedGradientStatement, p, ctx) -> Verdict:
         rng = ctx.rng(f"init-{k}-{n}")
         W, b_num, u = _paired_init(rng, n, k, p["pairs"], paired=statement.paired)
         G, gam, hg = _exact_gradients(W, b_num, u, n, k)
-        Gc, gamc = _lemma_b3(W, u, n, k)
+        Gc, gamc = statement.closed_form(W, u, n, k)
         for i in range(W.shape[0]):
             for j in range(n):
                 ev.add({"k": k, "n": n, "neuron": i, "coordinate": j, "part": "j in [k]" if j < k else "j > k"},
@@ -256,7 +313,7 @@ def check_lemma_b3(statement: PairedGradientStatement, p, ctx) -> Verdict:
                 rng = ctx.rng(f"extension-{k}-{n}")
                 W, b_num, u = _paired_init(rng, n, k, p["pairs"], paired=statement.paired)
                 G, gam, _ = _exact_gradients(W, b_num, u, n, k)
-                Gc, gamc = _lemma_b3(W, u, n, k)
+                Gc, gamc = statement.closed_form(W, u, n, k)
                 bad = sum(G[i][j] != Gc[i][j] for i in range(len(G)) for j in range(n)) + sum(a != c for a, c in zip(gam, gamc))
                 rel, irr = _post_step_magnitudes(G, n, k)
                 ext[f"k={k}, n={n}"] = {"mismatches": bad, "entries": len(G) * (n + 1),
@@ -271,27 +328,36 @@ def check_lemma_b3(statement: PairedGradientStatement, p, ctx) -> Verdict:
 # E11. Lemma B.4, Claims 1-3: the post-step weights under tau-accurate gradients
 # ---------------------------------------------------------------------------------------------
 
-Bound = Callable[[Fraction, Fraction, Fraction, int], Fraction]  # (tau, |xi_{k-1}|, |xi_{k+1}|, k) -> bound
-
-
 @dataclass(frozen=True)
 class PostStepStatement:
     """Claims 1-3: |w_hat_{i,j} - 1/(2k)| <= c1 (j in [k]), |w_hat_{i,j}| <= c2 (j > k),
     |b_hat_i - b_i| <= c3, for the neurons of ``neurons`` ("good": w_{i,[k]} = u_i sign xi_{k-1};
-    "all": every neuron of the paired init)."""
+    "all": every neuron of the paired init).  Printed bounds, every constant a field:
+    c1 = c1_const tau / (k^c1_kpow |xi_{k-1}|) (1, 0); c2 = c2_const (c2_hi |xi_{k+1}| + c2_tau tau) /
+    (c2_den k |xi_{k-1}|) (1, 1, 2, 2); c3 = c3_const tau / (k^c3_kpow |xi_{k-1}|) (1, 1)."""
 
-    c1: Bound
-    c2: Bound
-    c3: Bound
     neurons: str
     text: str
+    c1_const: Fraction = Fraction(1)
+    c1_kpow: int = 0
+    c2_const: Fraction = Fraction(1)
+    c2_hi: Fraction = Fraction(1)
+    c2_tau: Fraction = Fraction(2)
+    c2_den: Fraction = Fraction(2)
+    c3_const: Fraction = Fraction(1)
+    c3_kpow: int = 1
+
+    def c1(self, t, lo, hi, k):
+        return self.c1_const * t / (k**self.c1_kpow * lo)
+
+    def c2(self, t, lo, hi, k):
+        return self.c2_const * (self.c2_hi * hi + self.c2_tau * t) / (self.c2_den * k * lo)
+
+    def c3(self, t, lo, hi, k):
+        return self.c3_const * t / (k**self.c3_kpow * lo)
 
 
-_C1_PRINTED: Bound = lambda t, lo, hi, k: t / lo
-_C2_PRINTED: Bound = lambda t, lo, hi, k: (hi + 2 * t) / (2 * k * lo)
-_C3_PRINTED: Bound = lambda t, lo, hi, k: t / (k * lo)
-_CLAIMS13_PRINTED = PostStepStatement(_C1_PRINTED, _C2_PRINTED, _C3_PRINTED, "good",
-                                      "C1 tau/|xi_{k-1}|, C2 (|xi_{k+1}|+2tau)/(2k|xi_{k-1}|), C3 tau/(k|xi_{k-1}|)")
+_CLAIMS13_PRINTED = PostStepStatement("good", "C1 tau/|xi_{k-1}|, C2 (|xi_{k+1}|+2tau)/(2k|xi_{k-1}|), C3 tau/(k|xi_{k-1}|)")
 
 
 def _perturbations(rng: np.random.Generator, G, gam, tau: Fraction, draws: int):
@@ -319,13 +385,31 @@ def _perturbations(rng: np.random.Generator, G, gam, tau: Fraction, draws: int):
     printed=_CLAIMS13_PRINTED,
     mutants=[
         Mutant("C1-over-2k", "Claim 1 with the bound tau/(2k|xi_{k-1}|) (half the sharp tau/(k|xi_{k-1}|))",
-               PostStepStatement(lambda t, lo, hi, k: t / (2 * k * lo), _C2_PRINTED, _C3_PRINTED, "good", "C1/2k")),
+               replace(_CLAIMS13_PRINTED, c1_const=Fraction(1, 2), c1_kpow=1, text="C1/2k")),
         Mutant("C2-tau-once", "Claim 2 with |xi_{k+1}| + tau in place of |xi_{k+1}| + 2 tau",
-               PostStepStatement(_C1_PRINTED, lambda t, lo, hi, k: (hi + t) / (2 * k * lo), _C3_PRINTED, "good", "C2 tau")),
+               replace(_CLAIMS13_PRINTED, c2_tau=Fraction(1), text="C2 tau")),
         Mutant("C3-over-2k", "Claim 3 with the bound tau/(2k|xi_{k-1}|)",
-               PostStepStatement(_C1_PRINTED, _C2_PRINTED, lambda t, lo, hi, k: t / (2 * k * lo), "good", "C3/2k")),
+               replace(_CLAIMS13_PRINTED, c3_const=Fraction(1, 2), text="C3/2k")),
         Mutant("any-neuron", "the good-neuron hypothesis w_{i,j} = u_i sign xi_{k-1} (j in [k]) dropped",
-               PostStepStatement(_C1_PRINTED, _C2_PRINTED, _C3_PRINTED, "all", "all neurons")),
+               replace(_CLAIMS13_PRINTED, neurons="all", text="all neurons")),
+        Mutant("C1-x0.49", "Claim 1 bound x 0.49: factor 0.98 beyond the sharpness 1/2 of part claim 1 (k = 2); "
+               "the corners e = +-tau at k = 2 reject it", replace(_CLAIMS13_PRINTED, c1_const=Fraction(49, 100), text="C1 x 0.49"),
+               near_boundary=True, part="claim 1", origin="second-reader"),
+        Mutant("C2-x(1-1e-9)", "Claim 2 bound x (1 - 1e-9): factor just below the sharpness 1 of part claim 2; "
+               "the corner e = tau sign(g) attains the bound exactly and rejects it",
+               replace(_CLAIMS13_PRINTED, c2_const=1 - Fraction(1, 10**9), text="C2 x (1 - 1e-9)"),
+               near_boundary=True, part="claim 2", origin="second-reader"),
+        Mutant("C3-x(1-1e-9)", "Claim 3 bound x (1 - 1e-9): factor just below the sharpness 1 of part claim 3; "
+               "the corners e = +-tau attain the bound exactly and reject it",
+               replace(_CLAIMS13_PRINTED, c3_const=1 - Fraction(1, 10**9), text="C3 x (1 - 1e-9)"),
+               near_boundary=True, part="claim 3", origin="second-reader"),
+        Mutant("C2-no-xi-k+1", "Claim 2 without |xi_{k+1}|: |w_hat_{i,j}| <= tau/(k|xi_{k-1}|) for j > k",
+               replace(_CLAIMS13_PRINTED, c2_hi=Fraction(0), text="C2 without xi_{k+1}"), origin="second-reader"),
+    ],
+    parts=[
+        Part("claim 1", "for all i and j in [k]: |w_hat_{i,j} - 1/(2k)| <= tau/|xi_{k-1}|", inequality=True),
+        Part("claim 2", "for all i and j > k: |w_hat_{i,j}| <= (|xi_{k+1}| + 2 tau)/(2k|xi_{k-1}|)", inequality=True),
+        Part("claim 3", "for all i: |b_hat_i - b_i| <= tau/(k|xi_{k-1}|)", inequality=True),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -381,6 +465,25 @@ def check_lemma_b4_claims_1_3(statement: PostStepStatement, p, ctx) -> Verdict:
     above (|xi_{k+1}| + tau)/(2k|xi_{k-1}|).  any-neuron: the partner of a good neuron (and any neuron
     with mixed signs on [k]) has w_hat_{i,j} = -1/(2k) + O(tau), so |w_hat - 1/(2k)| ~ 1/k exceeds
     tau/|xi_{k-1}| at small tau.
+    Second reader (the bounds were lambdas with literal constants; every constant is now a field):
+    C1-x0.49 (near boundary, part claim 1): at k = 2 the corners e = +-tau give |w_hat - 1/(2k)| =
+    eta tau = tau/(2|xi_1|) exactly, above 0.49 tau/|xi_1|: false.  C2-x(1-1e-9), C3-x(1-1e-9) (near
+    boundary): the corner e = tau sign(g) gives |w_hat_{i,j}| = eta(|g| + tau) = (|xi_{k+1}| + 2 tau)/
+    (2k|xi_{k-1}|) exactly (|g_{i,j}| = |xi_{k+1}|/2 by Lemma B.3), and e = +-tau gives |b_hat - b| =
+    eta tau = tau/(k|xi_{k-1}|) exactly (gamma_i = 0): both bounds are attained, so any factor < 1 is
+    false.  C2-no-xi-k+1: at tau -> 0 the irrelevant weights are exactly |xi_{k+1}|/(2k|xi_{k-1}|) =
+    (k-1)/(2k(n-k)) > 0 = the mutant's bound at tau = 0+: false (rejected at every tau checked, since
+    (|xi_{k+1}| + 2 tau)/(2k|xi_{k-1}|) > tau/(k|xi_{k-1}|)).  The old checker rejected the expressible
+    ones too (its corners attain the bounds); none was accepted.
+
+    Notes
+    -----
+    Sharpness (per part, largest lhs/rhs over tau in |xi_{k-1}| x {1/64, 1/4, 1, 3} and Lemma B.4's tau,
+    and over the perturbation corners, which are the extremal points of the box ||e||_inf <= tau: the
+    left sides are convex in e): claim 2 and claim 3: 1 (attained at the corners, exactly tight).
+    claim 1: 1/2 at k = 2 and 1/k in general: the printed tau/|xi_{k-1}| is k times the bound
+    tau/(k|xi_{k-1}|) that the proof's own last line establishes (line 3181), so Claim 1 is loose by the
+    factor k (not an error: a weaker bound than proven).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     sharp = {}
@@ -405,9 +508,9 @@ def check_lemma_b4_claims_1_3(statement: PostStepStatement, p, ctx) -> Verdict:
                     d2 = max(abs(-eta * (G[i][j] + e[i][j])) for i in rows for j in range(k, n))
                     d3 = max(abs(eta * (gam[i] + e[i][n])) for i in rows)
                     case = {"k": k, "n": n, "tau": tname, "perturbation": ename}
-                    ev.add(dict(case, claim=1), d1, statement.c1(tau, lo, hi, k))
-                    ev.add(dict(case, claim=2), d2, statement.c2(tau, lo, hi, k))
-                    ev.add(dict(case, claim=3), d3, statement.c3(tau, lo, hi, k))
+                    ev.add(dict(case, claim=1), d1, statement.c1(tau, lo, hi, k), part="claim 1")
+                    ev.add(dict(case, claim=2), d2, statement.c2(tau, lo, hi, k), part="claim 2")
+                    ev.add(dict(case, claim=3), d3, statement.c3(tau, lo, hi, k), part="claim 3")
                     if statement.neurons == "good":
                         worst_ratio = max(worst_ratio, d1 / (tau / (k * lo)))
             sharp[f"k={k}, n={n}"] = {"good neurons": len(good), "max |w_hat-1/(2k)| / (tau/(k|xi|))": worst_ratio}
