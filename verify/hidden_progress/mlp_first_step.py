@@ -981,13 +981,18 @@ Neuron = tuple[int, Fraction]  # (direction d = +1 aligned / -1 anti-aligned, bi
 
 @dataclass(frozen=True)
 class RepresentationStatement:
-    """f*(x) = sum_i u*_i sigma(d_i sum_{j<=k} x_j/(2k) + b_i) equals 2 chi_[k](x) on the whole cube,
-    with ||u*||_inf <= norm_bound(k); ``neurons(k)`` lists (d_i, b_i), ``weights(k)`` lists u*_i."""
+    """f*(x) = sum_i u*_i sigma(d_i sum_{j<=k} x_j/(2k) + b_i) equals amp chi_[k](x) on the whole cube
+    (printed amp = 2), with ||u*||_inf <= norm_const k (printed 8); ``neurons(k)`` lists (d_i, b_i),
+    ``weights(k)`` lists u*_i."""
 
     neurons: Callable[[int], list[Neuron]]
     weights: Callable[[int], list[Fraction]]
-    norm_bound: Callable[[int], Fraction]
     text: str
+    norm_const: Fraction = Fraction(8)
+    amp: Fraction = Fraction(2)
+
+    def norm_bound(self, k: int) -> Fraction:
+        return self.norm_const * k
 
 
 def _printed_ustar(k: int) -> list[Fraction]:
@@ -1014,11 +1019,28 @@ def _catalog_weights(k: int) -> list[Fraction]:
     return [Fraction(8 * k * (-1) ** (i + 1)) for i in range(1, k)] + [Fraction(-10 * k), Fraction(6 * k)]
 
 
-_CLAIM5_PRINTED = RepresentationStatement(lambda k: _aligned(k, 1), _printed_ustar, lambda k: Fraction(8 * k),
+_CLAIM5_PRINTED = RepresentationStatement(lambda k: _aligned(k, 1), _printed_ustar,
                                           "k aligned ReLUs, b_i = -1/2 + (i+1)/k, printed u*")
 _CLAIM5_CORRECTED = RepresentationStatement(_corrected_neurons, lambda k: _printed_ustar(k) + [Fraction(2 * k)],
-                                            lambda k: Fraction(8 * k),
                                             "b_i = -1/2 + i/k (i = 1..k), printed u*, plus the partner of neuron 1 with weight 2k")
+
+
+def _claim5_hypotheses(case) -> list[str]:
+    """The printed hypotheses of Claim 5 (with those of Lemma B.4 it inherits) that a case violates."""
+    bad = []
+    k = int(case["k"])
+    if not (k >= 2 and k % 2 == 0):
+        bad.append("k even (k >= 2)")
+    biases = [Fraction(str(b)) for b in case.get("biases", [])]
+    if int(case.get("neurons", -1)) != k or len(biases) != k:
+        bad.append("k features h_1..h_k")
+    if biases != [Fraction(-1, 2) + Fraction(i + 1, k) for i in range(1, k + 1)]:
+        bad.append("b_i = -1/2 + (i+1)/k (Lemma B.4)")
+    if any(not -1 < b < 1 for b in biases):
+        bad.append("b_i in (-1, 1)")
+    if any(int(d) != 1 for d in case.get("directions", [])):
+        bad.append("h_i(x) = sigma(sum_{j<=k} x_j/(2k) + b_i) (aligned features)")
+    return bad
 
 
 def _grid(k: int):
@@ -1104,13 +1126,26 @@ def _k_neuron_search(k: int, rng: np.random.Generator, draws: int, starts: int) 
     corrected=_CLAIM5_CORRECTED,
     mutants=[
         Mutant("b5-convention-k-neurons", "b_i = -1/2 + i/k (Lemma B.5's convention), printed u*, k neurons (no partner)",
-               RepresentationStatement(lambda k: _aligned(k, 0), _printed_ustar, lambda k: Fraction(8 * k), "B.5 biases")),
+               RepresentationStatement(lambda k: _aligned(k, 0), _printed_ustar, "B.5 biases")),
         Mutant("partner-weight-k", "the corrected construction with the partner's weight k instead of 2k",
-               RepresentationStatement(_corrected_neurons, lambda k: _printed_ustar(k) + [Fraction(k)],
-                                       lambda k: Fraction(8 * k), "partner k")),
+               RepresentationStatement(_corrected_neurons, lambda k: _printed_ustar(k) + [Fraction(k)], "partner k")),
         Mutant("catalog-construction", "the catalog's (k+1)-neuron construction: biases -1/2+i/k (i<k), 1/2+1/k, 1/2+2/k, u = k(8,-8,...,8,-10,6)",
-               RepresentationStatement(_catalog_neurons, _catalog_weights, lambda k: Fraction(8 * k), "catalog")),
+               RepresentationStatement(_catalog_neurons, _catalog_weights, "catalog")),
+        Mutant("norm-x(1-1e-9)", "the corrected construction with ||u||_inf <= 8k (1 - 1e-9): factor just below the "
+               "sharpness 1 of part norm; k = 4 (||u||_inf = 32, the unique solution) rejects it",
+               replace(_CLAIM5_CORRECTED, norm_const=Fraction(8) * (1 - Fraction(1, 10**9)), text="8k(1 - 1e-9)"),
+               near_boundary=True, part="norm", origin="second-reader"),
+        Mutant("amplitude-1", "the corrected construction representing chi_[k] instead of 2 chi_[k]",
+               replace(_CLAIM5_CORRECTED, amp=Fraction(1), text="f* = chi"), origin="second-reader"),
     ],
+    parts=[
+        Part("representation", "there exist u* with f*(x) = sum_{i=1}^k u*_i h_i(x) = 2 chi_[k](x) for all x, "
+             "h_i(x) = sigma(sum_{j<=k} x_j/(2k) + b_i), b_i = -1/2 + (i+1)/k"),
+        Part("norm", "||u*||_inf <= 8k", inequality=True),
+    ],
+    severity=Severity.SUBSTANTIVE,
+    affects=("thesis_ch5.lemma_B.4", "thesis_ch5.lemma_B.5"),
+    hypotheses=lambda case: _claim5_hypotheses(case),
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
     params=[
@@ -1180,31 +1215,66 @@ def check_claim5(statement: RepresentationStatement, p, ctx) -> Verdict:
     b5-convention-k-neurons: fails only at s = -k, where every feature is 0 (f* = 0 != 2).
     partner-weight-k: f*(s = -k) = 1.  catalog-construction: it does represent 2 chi_[k] exactly, but
     needs ||u||_inf = 10k > 8k (and its biases 1/2 + 2/k lie in (-1, 1) only for k >= 6).
+    Second reader (8 and the amplitude 2 were literals; now fields norm_const, amp):
+    norm-x(1-1e-9) (near boundary, part norm): for the corrected k+1 features the system A u = 2 chi is
+    square and invertible, so u is unique, and at k = 4 its sup norm is 8k = 32 exactly (u = (32, -32,
+    24, -8, 8)): any bound below 8k is false.  amplitude-1: the explicit weights give 2 chi, not chi,
+    at every s (f* = 2 != 1 at s = -k).  Neither was accepted by the old checker (not expressible).
+
+    Hypotheses validator (_claim5_hypotheses): k even, exactly k aligned features, b_i = -1/2 + (i+1)/k,
+    every b_i in (-1, 1).  The witness is the exact infeasibility at k = 4 (biases 0, 1/4, 1/2, 3/4):
+    it meets all of them.  k = 2 has b_2 = 1, outside (-1, 1): the statement has no instance there and
+    the check skips it (listed in the details), so no witness is drawn from it.
+
+    Correction
+    ----------
+    k features cannot represent 2 chi_[k] for any biases and weights (alternation argument above); use
+    k+1: Lemma B.5's good neurons b_i = -1/2 + i/k (i = 1..k) with the printed u* plus the partner of
+    neuron 1 with weight 2k, ||u||_inf = 8k.
+
+    Notes
+    -----
+    Re-judged (second reader): erratum of the statement, not a proof-gap: the statement is existential
+    ("there exist weights u*") and the check refutes the existence itself for the printed biases by
+    exact elimination (rank [A | 2 chi] > rank A at every even k in 4..k_max), and for every bias
+    vector by the alternation argument; the proof's u* failing alone would only be a proof-gap.
+    Severity substantive: the construction needs an extra neuron (a new hypothesis on the features),
+    which changes Lemma B.4 (k+1 features, its u_hat in R^{k+1}) and the neuron count of Lemma B.5.
+    Sharpness of part norm (corrected statement): ||u||_inf / 8k = 1 at every even k >= 4 (0.75 at
+    k = 2), and the solution is unique, so the bound 8k is exactly tight for this construction.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     evals = {}
+    vacuous = []
     for k in range(2, p["k_max"] + 1, 2):
         neurons = statement.neurons(k)
         u = statement.weights(k)
+        if any(not -1 < b < 1 for _, b in neurons):  # Lemma B.4 fixes b_i in (-1, 1): no instance at this k
+            vacuous.append(k)
+            continue
+        base = {"k": k, "neurons": len(neurons), "biases": [str(b) for _, b in neurons],
+                "directions": [d for d, _ in neurons]}
         A = [[_feature(d, b, s, k) for d, b in neurons] for s, _ in _grid(k)]
-        target = [Fraction(v) for _, v in _grid(k)]
-        vals = []
-        for (s, tv), row in zip(_grid(k), A):
-            f = sum((ui * a for ui, a in zip(u, row)), Fraction(0))
-            vals.append(f)
-            ev.add({"k": k, "s": s, "part": "f*(s) = 2 chi"}, f, tv)
-        norm = max(abs(v) for v in u)
-        ev.add({"k": k, "part": "||u*||_inf <= 8k"}, norm, statement.norm_bound(k), relation="le")
+        target = [statement.amp * Fraction(v, 2) for _, v in _grid(k)]
+        # existence first (the statement is existential: its refutation is the exact elimination)
         rank_a, rank_aug, sol = _solve_exact(A, target)
         if rank_aug > rank_a:
-            ev.add({"k": k, "part": "exists u: A u = 2 chi (exact elimination)", "rank A": rank_a, "rank [A|y]": rank_aug},
+            ev.add(dict(base, part="exists u: A u = 2 chi (exact elimination)", rank_A=rank_a, rank_Ay=rank_aug),
                    False, None, relation="true")
         elif sol is not None:
-            ev.add({"k": k, "part": "the unique solution has ||u||_inf <= 8k"}, max(abs(v) for v in sol),
-                   statement.norm_bound(k), relation="le")
+            ev.add(dict(base, part="norm: the unique solution has ||u||_inf <= 8k"), max(abs(v) for v in sol),
+                   statement.norm_bound(k), relation="le", part="norm")
+        vals = []
+        for (s, _), tv, row in zip(_grid(k), target, A):
+            f = sum((ui * a for ui, a in zip(u, row)), Fraction(0))
+            vals.append(f)
+            ev.add(dict(base, s=s, part="the proof's u*: f*(s) = 2 chi"), f, tv)
+        norm = max(abs(v) for v in u)
+        ev.add(dict(base, part="norm: the proof's ||u*||_inf <= 8k"), norm, statement.norm_bound(k), relation="le", part="norm")
         if k <= 6:
             evals[f"k={k}"] = {"f*(s), s=-k..k": [str(v) for v in vals], "2 chi": [str(v) for v in target]}
     ev.details["statement evaluated on the grid"] = evals
+    ev.details["k with a bias outside (-1, 1) (the statement has no instance: skipped)"] = vacuous
     # context for the reader: the printed u* under both bias conventions, the printed formulas
     # extended to i = 0..k, and the catalog's construction
     ctx_table = {}
@@ -1221,7 +1291,7 @@ def check_claim5(statement: RepresentationStatement, p, ctx) -> Verdict:
         row["2 chi"] = [str(v) for _, v in _grid(k)]
         ctx_table[f"k={k}"] = row
     ev.details["f*(s) at s = -k..k for related constructions"] = ctx_table
-    if p["k_max"] >= 2:
+    if p["k_max"] >= 2 and ctx.statement_tag == "printed":  # evidence for the reader only: not repeated per mutant
         rng = ctx.rng("k-neuron-search")
         ev.details["k aligned neurons, any biases: numerical search"] = {
             f"k={k}": _k_neuron_search(k, rng, p["draws"], p["starts"]) for k in (2, 4, 6)}
