@@ -1305,31 +1305,94 @@ def check_claim5(statement: RepresentationStatement, p, ctx) -> Verdict:
 
 @dataclass(frozen=True)
 class LemmaB4Statement:
-    """exists u with ||u||_inf <= u_bound(k) and E_x[hinge(f, chi_[k])] <= rhs(k, eps, n) for the
-    features of ``neurons(k)`` after the step, at every n >= n_rule(k, eps, rho); ``construction(k)``
-    is the proof's u (None if it gives none)."""
+    """exists u with ||u||_inf <= u_const k and E_x[hinge(f, chi_[k])] <= rhs_const eps k^2 n for the
+    features of ``neurons(k)`` after the step, at every n >= n_const k^4 rho^2 log(2k/eps) (printed:
+    u_const = 8, rhs_const = 16, n_const = 2^11); tau_max = |xi_{k-1}| / (tau_const k sqrt(2n log(2k/eps)))
+    (16); |sigma(w_hat.x + b_hat)| <= n + sup_add (1).  ``construction(k)`` is the proof's u (None if it
+    gives none); ``n_fixed`` replaces the n-condition (a mutant)."""
 
     neurons: Callable[[int], list[Neuron]]
     construction: Callable[[int], list[Fraction] | None]
-    u_bound: Callable[[int], float]
-    n_rule: Callable[[int, float, float], int]
-    rhs: Callable[[int, float, int], float]
     text: str
+    u_const: float = 8.0
+    rhs_const: float = 16.0
+    n_const: float = 2.0**11
+    tau_const: float = 16.0
+    sup_add: float = 1.0
+    sup_const: float = 1.0
+    n_fixed: Callable[[int], int] | None = None
+
+    def u_bound(self, k: int) -> float:
+        return self.u_const * k
+
+    def n_rule(self, k, eps, rho) -> int:
+        if self.n_fixed is not None:
+            return self.n_fixed(k)
+        return _odd_at_least(self.n_const * k**4 * rho**2 * math.log(2 * k / eps))
+
+    def rhs(self, k, eps, n) -> float:
+        return self.rhs_const * eps * k * k * n
+
+    def eta_tau(self, k, eps, n) -> float:
+        return 1 / (self.tau_const * k * k * math.sqrt(2 * n * math.log(2 * k / eps)))
+
+    def sup_bound(self, n) -> float:
+        return self.sup_const * (n + self.sup_add)
 
 
-def _b4_n_printed(k, eps, rho):
-    return _odd_at_least(2**11 * k**4 * rho**2 * math.log(2 * k / eps))
-
-
-def _b4_rhs(k, eps, n):
-    return 16 * eps * k * k * n
-
-
-_B4_PRINTED = LemmaB4Statement(lambda k: _aligned(k, 1), _printed_ustar, lambda k: 8.0 * k, _b4_n_printed, _b4_rhs,
-                               "k good neurons, b_i = -1/2 + (i+1)/k")
-_B4_CORRECTED = LemmaB4Statement(_corrected_neurons, lambda k: _printed_ustar(k) + [Fraction(2 * k)], lambda k: 8.0 * k,
-                                 _b4_n_printed, _b4_rhs,
+_B4_PRINTED = LemmaB4Statement(lambda k: _aligned(k, 1), _printed_ustar, "k good neurons, b_i = -1/2 + (i+1)/k")
+_B4_CORRECTED = LemmaB4Statement(_corrected_neurons, lambda k: _printed_ustar(k) + [Fraction(2 * k)],
                                  "k good neurons b_i = -1/2 + i/k plus the partner of the first (k+1 features)")
+
+
+def _b4_hypotheses(case) -> list[str]:
+    """The printed hypotheses of Lemma B.4 that a case violates ([] = all met); rho = c2/c1 is read
+    from the case (c1, c2 of Lemma B.1 are not defined as printed, E6; rho >= 1 since c2 >= c1)."""
+    bad = []
+    k, n, eps, rho = int(case["k"]), int(case["n"]), float(case["eps"]), float(case["rho"])
+    if not (k >= 2 and k % 2 == 0):
+        bad.append("k even")
+    if not 0 < eps < 1:
+        bad.append("eps in (0, 1)")
+    if n % 2 != 1:
+        bad.append("n odd (standing hypothesis of App. B.2.1)")
+    if rho < 1:
+        bad.append("c2/c1 >= 1")
+    if not n >= 2**11 * k**4 * rho**2 * math.log(2 * k / eps):
+        bad.append("n >= 2^11 k^4 c2^2 log(2k/eps) / c1^2")
+    biases = [Fraction(str(b)) for b in case["biases"]]
+    if biases != [Fraction(-1, 2) + Fraction(i + 1, k) for i in range(1, k + 1)]:
+        bad.append("b_i = -1/2 + (i+1)/k, i in [k]")
+    if any(not -1 < b < 1 for b in biases):
+        bad.append("b_i in (-1, 1)")
+    if not float(case["eta*tau_max"]) > 0:
+        bad.append("tau > 0 (exact gradients are tau-accurate for every tau > 0)")
+    if int(case["neurons"]) != k:
+        bad.append("k neurons w_1..w_k with w_{i,j} = u_i sign xi_{k-1}")
+    return bad
+
+
+_B4_SUPPORT: dict = {}
+_B4_LP: dict = {}
+_B4_UPPER: dict = {}
+
+
+def _u_norm_needed(k: int, neurons: list[Neuron]) -> float:
+    """min ||u||_inf such that y f(s) >= 1 at the k+1 grid points (the n -> infinity limit, tau = 0): the
+    smallest readout norm with zero hinge loss; an LP (HiGHS)."""
+    from scipy.optimize import linprog
+
+    t = [Fraction(s, 2 * k) for s, _ in _grid(k)]
+    y = np.array([v for _, v in _grid(k)], dtype=float) / 2
+    A = np.array([[float(_feature(d, b, s, k)) for d, b in neurons] for s, _ in _grid(k)])
+    r = len(neurons)
+    c = np.zeros(r + 1)
+    c[-1] = 1.0
+    A_ub = np.vstack([np.hstack([-(y[:, None] * A), np.zeros((len(t), 1))]),
+                      np.hstack([np.eye(r), -np.ones((r, 1))]), np.hstack([-np.eye(r), -np.ones((r, 1))])])
+    b_ub = np.concatenate([-np.ones(len(t)), np.zeros(2 * r)])
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=[(None, None)] * (r + 1), method="highs")
+    return float(res.fun) if res.status == 0 else math.inf
 
 
 class _Support:
@@ -1436,14 +1499,33 @@ def _loss_upper(sup: _Support, neurons: list[Neuron], u: np.ndarray, eta_tau: fl
     corrected=_B4_CORRECTED,
     mutants=[
         Mutant("b5-biases-k-neurons", "k good neurons with Lemma B.5's biases -1/2 + i/k (no partner neuron)",
-               LemmaB4Statement(lambda k: _aligned(k, 0), _printed_ustar, lambda k: 8.0 * k, _b4_n_printed, _b4_rhs, "B.5 biases")),
+               replace(_B4_PRINTED, neurons=lambda k: _aligned(k, 0), text="B.5 biases")),
         Mutant("n-condition-dropped", "the corrected features with n >= 2^11 k^4 (c2/c1)^2 log(2k/eps) dropped (n = 2(k+1)^2 + 1)",
-               LemmaB4Statement(_corrected_neurons, _B4_CORRECTED.construction, lambda k: 8.0 * k,
-                                lambda k, eps, rho: 2 * (k + 1) ** 2 + 1, _b4_rhs, "small n")),
+               replace(_B4_CORRECTED, n_fixed=lambda k: 2 * (k + 1) ** 2 + 1, text="small n")),
         Mutant("norm-2k", "the corrected features with ||u||_inf <= 2k instead of 8k",
-               LemmaB4Statement(_corrected_neurons, _B4_CORRECTED.construction, lambda k: 2.0 * k,
-                                _b4_n_printed, _b4_rhs, "||u|| <= 2k")),
+               replace(_B4_CORRECTED, u_const=2.0, text="||u|| <= 2k")),
+        Mutant("u-norm-x0.45", "the corrected features with ||u||_inf <= 3.6k: factor 0.9 beyond the sharpness 0.5 of "
+               "part u-norm (k = 4, where margin 1 at every grid point needs ||u||_inf >= 4k = 16); k = 4, eps = 1e-12 "
+               "(certified LP lower bound above 16 eps k^2 n) rejects it",
+               replace(_B4_CORRECTED, u_const=3.6, text="||u|| <= 3.6k"), near_boundary=True, part="u-norm", origin="second-reader"),
+        Mutant("loss-x1e-10", "the corrected features with E[hinge] <= 16e-10 eps k^2 n: factor ~0.1 beyond the sharpness "
+               "~1e-9 of part loss; rejected because the best upper bound found (1.8e-13 at k = 4, eps = 1e-12) exceeds "
+               "the mutant's 6.4e-15 (not certified false: see Mutants)",
+               replace(_B4_CORRECTED, rhs_const=16e-10, text="E <= 16e-10 eps k^2 n"), near_boundary=True, part="loss",
+               origin="second-reader"),
+        Mutant("sup-x1.07e-5", "the corrected features with |sigma(w_hat.x + b_hat)| <= 1.07e-5 (n + 1): factor 0.9 beyond "
+               "the sharpness 1.196e-5 of part sup (k = 2, eps = 1e-3, n = 271781), which rejects it",
+               replace(_B4_CORRECTED, sup_const=1.07e-5, text="sup <= 1.07e-5 (n + 1)"), near_boundary=True, part="sup",
+               origin="second-reader"),
     ],
+    parts=[
+        Part("loss", "exists u_hat in R^k, ||u_hat||_inf <= 8k, with E_x[l(f(x), chi_[k](x))] <= 16 eps k^2 n", inequality=True),
+        Part("u-norm", "the readout u_hat has ||u_hat||_inf <= 8k", inequality=True),
+        Part("sup", "for all i and x: |sigma(w_hat_i . x + b_hat_i)| <= n + 1", inequality=True),
+    ],
+    severity=Severity.SUBSTANTIVE,
+    affects=("thesis_ch5.lemma_B.5", "thesis_ch5.thm_5.5"),
+    hypotheses=_b4_hypotheses,
     expect=Status.ERRATUM,
     rigor=Rigor.FLOAT,
     params=[
@@ -1524,6 +1606,45 @@ def check_lemma_b4(statement: LemmaB4Statement, p, ctx) -> Verdict:
     the irrelevant sum a R shifts the features by O(1/sqrt n), and the LP lower bound is ~1e-3 (k = 2)
     or ~0.1 (k = 4) against 16 eps k^2 n ~ 1e-9.  norm-2k: hinge margin 1 at spacing 1/k needs output
     weights of size ~4k; with ||u||_inf <= 2k the lower bound is ~0.3.
+    Second reader (8, 16, 2^11, the 16 of tau and n + 1 were literals in lambdas or helper functions;
+    now fields of LemmaB4Statement):
+    u-norm-x0.45 (near boundary, part u-norm): ||u||_inf <= 3.6k.  At k = 4 margin >= 1 at the five
+    grid values of s needs ||u||_inf >= 16 = 4k (an LP, _u_norm_needed: the optimum is u = (16, -16,
+    12, -4, 4, 16) with value 16), so with 14.4 some grid slice keeps hinge loss > 0: the certified LP
+    lower bound is 0.084 > 16 eps k^2 n = 4.0e-3 at eps = 1e-12 (n = 15576841): false.
+    loss-x1e-10 (near boundary, part loss): E[hinge] <= 16e-10 eps k^2 n.  Rejected by the check's
+    criterion (the best upper bound, 8.1e-14 at k = 2, eps = 1e-12 with the tau_max corners, exceeds
+    the mutant's 6.1e-15), NOT certified false: the binned LP lower bound is ~0 for the k+1 features,
+    so the true minimum may be smaller.  Kept because the contract asks for a near-boundary mutant of
+    every inequality part; its rejection shows the search reaches 1e-9 of the bound, no more.
+    sup-x1.07e-5 (near boundary, part sup): at k = 2, eps = 1e-3, n = 271781 the pre-activation
+    sum_j |w_hat_j| + |b_hat| = 3.25 is attained at x = sign(w_hat) (irrelevant weights pushed to a +
+    eta tau), above 1.07e-5 (n + 1) = 2.91: false.  None of these was expressible in the old checker.
+
+    Hypotheses validator (_b4_hypotheses): k even, eps in (0, 1), n odd, rho = c2/c1 >= 1 and n >= 2^11
+    k^4 rho^2 log(2k/eps) (rho read from the case), b_i = -1/2 + (i+1)/k in (-1, 1), k good neurons,
+    tau_max > 0.  The witness (k = 4, eps = 1e-12, n = 15576841, rho = 1) meets all of them.
+
+    Correction
+    ----------
+    Use k+1 features: Lemma B.5's good neurons with biases -1/2 + i/k (i = 1..k) plus the partner of the
+    first one (u_hat in R^{k+1}, ||u_hat||_inf <= 8k, ||u_hat||_1 <= 8k^2); with the printed k features
+    and biases -1/2 + (i+1)/k the loss is >= 2^-k for every readout.
+
+    Notes
+    -----
+    Re-judged (second reader): erratum of the statement, severity substantive.  The statement is
+    existential in u_hat, and the check refutes the existence (certified LP lower bound over every u in
+    the box), not only the proof's u*; the failure needs a new feature (k+1 neurons), which changes
+    Lemma B.5 (and Theorem 5.5 through it).  The constant c2/c1 of the n-condition is undefined as
+    printed (E6); the witness uses rho = 1.  The refutation does not depend on it: by the alternation
+    argument (E13) E[hinge] >= 2^-k for every readout of k features, at every n, so for any value of
+    c2/c1 the bound 16 eps k^2 n = 16 eps k^2 (2^11 k^4 rho^2 log(2k/eps)) drops below 2^-k for eps small
+    enough (e.g. k = 4, rho = 100: eps = 1e-15 gives 0.049 < 0.0625).
+    Sharpness: part loss (corrected): <= 1e-9 (upper bound / 16 eps k^2 n; the bound is loose by > 1e8:
+    the k+1 features represent chi exactly up to the O(1/sqrt n) shift a R, a finding); part u-norm:
+    min ||u||_inf for margin 1 on the grid / 8k = 0.5 at k = 4 (0.375 at k = 2); part sup: 1.2e-5 (the
+    pre-activation is O(1), n + 1 is loose by > 1e4).
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     eps_list = [1e-3, 1e-9, 1e-12, 1e-15][: 1 + sum(e >= 10.0 ** -p["eps_min_exp"] for e in (1e-9, 1e-12, 1e-15))]
@@ -1544,28 +1665,48 @@ def check_lemma_b4(statement: LemmaB4Statement, p, ctx) -> Verdict:
             n = statement.n_rule(k, eps, p["rho"])
             rhs = statement.rhs(k, eps, n)
             U = statement.u_bound(k)
-            sup = _Support(k, n)
-            F = sup.features(neurons)
-            lb, lp_val, u_lp = _binned_lp_lower_bound(sup, F, U)
-            _, lp_free, _ = _binned_lp_lower_bound(sup, F, None)
-            eta_tau = 1 / (16 * k * k * math.sqrt(2 * n * math.log(2 * k / eps)))
-            case = {"k": k, "eps": eps, "n": n, "16 eps k^2 n": rhs}
+            # memoised on what they depend on (the printed statement, the corrected one and the mutants share them)
+            nkey = (k, n, tuple(neurons))
+            if nkey not in _B4_SUPPORT:
+                _B4_SUPPORT.clear() if len(_B4_SUPPORT) > 8 else None
+                sup = _Support(k, n)
+                _B4_SUPPORT[nkey] = (sup, sup.features(neurons))
+            sup, F = _B4_SUPPORT[nkey]
+            if (nkey, U) not in _B4_LP:
+                _B4_LP[(nkey, U)] = _binned_lp_lower_bound(sup, F, U)
+            if (nkey, None) not in _B4_LP:
+                _B4_LP[(nkey, None)] = _binned_lp_lower_bound(sup, F, None)
+            lb, lp_val, u_lp = _B4_LP[(nkey, U)]
+            lp_free = _B4_LP[(nkey, None)][1]
+            eta_tau = statement.eta_tau(k, eps, n)
+            case = {"k": k, "eps": eps, "n": n, "16 eps k^2 n": rhs, "rho": p["rho"], "neurons": r,
+                    "biases": [str(b) for _, b in neurons], "eta*tau_max": eta_tau, "u_bound": U}
             row = {"n": n, "16 eps k^2 n": rhs, "LP lower bound (||u||<=8k)": lb, "LP value (||u||<=U)": lp_val,
                    "LP value (u free)": lp_free, "2^-k": 2.0**-k}
             if lb > rhs:
-                ev.add(dict(case, side="certified lower bound on min_u E[hinge]"), lb, rhs)
+                ev.add(dict(case, side="certified lower bound on min_u E[hinge]"), lb, rhs, part="loss")
             else:
                 cands = [np.clip(u_lp, -U, U)]
                 if cons is not None and len(cons) == r and max(abs(v) for v in cons) <= U:
                     cands.append(np.array([float(v) for v in cons]))
-                ub0 = min(_loss_upper(sup, neurons, u) for u in cands)
-                ubc = max(min(_loss_upper(sup, neurons, u, eta_tau, c) for u in cands) for c in corners)
+                ukey = (nkey, U, eta_tau, tuple(tuple(map(float, u)) for u in cands), tuple(c.tobytes() for c in corners))
+                if ukey not in _B4_UPPER:
+                    _B4_UPPER[ukey] = (min(_loss_upper(sup, neurons, u) for u in cands),
+                                       max(min(_loss_upper(sup, neurons, u, eta_tau, c) for u in cands) for c in corners))
+                ub0, ubc = _B4_UPPER[ukey]
                 ub = max(ub0, ubc)
                 row.update({"upper bound, tau = 0": ub0, "upper bound, worst corner at tau_max": ubc})
-                ev.add(dict(case, side="upper bound on min_u E[hinge] (tau = 0 and corners)"), ub, rhs)
+                ev.add(dict(case, side="upper bound on min_u E[hinge] (tau = 0 and corners)"), ub, rhs, part="loss")
             fmax = 0.5 + k * eta_tau + (sup.a + eta_tau) * (n - k) + max(abs(float(b)) for _, b in neurons) + eta_tau
-            ev.add(dict(case, side="max |w_hat.x + b_hat| <= n + 1"), fmax, float(n + 1))
+            ev.add(dict(case, side="max |w_hat.x + b_hat| <= n + 1"), fmax, statement.sup_bound(n), part="sup")
             table[f"k={k}, eps={eps:g}"] = row
+        # part u-norm: the smallest readout norm giving margin >= 1 at every grid point (n -> infinity, tau = 0)
+        # over the statement's bound: below it, the hinge loss is bounded away from 0 on a grid slice
+        if statement.construction(k) is not None and len(statement.construction(k)) == r:
+            need = _u_norm_needed(k, neurons)
+            if math.isfinite(need):
+                ev.sharpness({"k": k, "neurons": r, "min ||u||_inf for margin 1 on the grid": need,
+                              "u_bound": statement.u_bound(k)}, need / statement.u_bound(k), part="u-norm")
     ev.details["min_u E[hinge] at the lemma's constants (rho = c2/c1)"] = table
     return ev.verdict(backend="cpu")
 
