@@ -100,7 +100,7 @@ def _exact_gradients_uncached(W, b_num, u, n: int, k: int):
 
 def _lemma_b3(W, u, n: int, k: int, coef: Fraction = Fraction(-1, 2), lo_shift: int = -1, hi_shift: int = 1,
               gamma_value: Fraction = Fraction(0)):
-    """Lemma B.3's closed form: g_{i,j} = coef u_i xi_{k+lo_shift} chi_{[k] \ {j}}(w_i) for j in [k],
+    """Lemma B.3's closed form: g_{i,j} = coef u_i xi_{k+lo_shift} chi_{[k] minus {j}}(w_i) for j in [k],
     coef u_i xi_{k+hi_shift} chi_{[k] u {j}}(w_i) for j > k, and gamma_i = gamma_value (printed:
     coef = -1/2, shifts -1 and +1, gamma = 0)."""
     def xi_at(m: int) -> Fraction:
