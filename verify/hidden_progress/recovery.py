@@ -1104,7 +1104,8 @@ def check_thm_5_6(statement: EmbeddingStatement, p, ctx) -> Verdict:
     R min_S ||Psi^(S)||/eps < sqrt(C(n,k)/D) min_S ||Psi^(S)||, which is largest for D = 1 and a scalar
     Psi with flat level-k spectrum: sign(sum_S chi_S) maximises the common level-k coefficient among
     symmetric |Psi| <= 1 (it is E|K|/C(n,k)).  Found: 0.7225 = sqrt(0.99) sqrt(15) 3/16 (n = 6, k = 2,
-    eps = 1/20, where the hinge is linear on the ball, so the ratio is exact); all-parities gives only
+    eps = 1/20, where the hinge is linear on the ball, so the ratio is exact; 0.740 at full, n = 8, k = 2,
+    the same embedding: the ratio grows slowly with n); all-parities gives only
     sqrt(0.99/C(n,k)) = 0.26: the factor D in the hypothesis is what makes the printed hinge bound loose
     there (the dimension-free form, thesis_ch5.thm_5.6.dimension_free, is tight on it).
     """
