@@ -737,7 +737,7 @@ class PolyNetStatement:
 
 def _polynet_duplicated(S, n, rng):
     f = _polynet_printed(S, n, rng)
-    return f + [f[0]]
+    return f + [f[0], f[0]]  # x_j^2 = 1: the same function with k + 2 factors
 
 
 def _unit(n: int, j: int) -> np.ndarray:
@@ -784,9 +784,9 @@ def polynet_table(factors, n: int) -> np.ndarray:
     mutants=[
         Mutant("one-factor-missing", "one e_j missing (k - 1 factors)", PolyNetStatement(_polynet_drop_one, "drop one")),
         Mutant("bias-one", "bias b_1 = 1 on the first factor", PolyNetStatement(_polynet_bias_one, "b_1 = 1")),
-        Mutant("k-plus-one-factors", "the construction with one e_j repeated: k + 1 factors (x_j^2 = 1, so the "
+        Mutant("k-plus-two-factors", "the construction with e_j twice more: k + 2 factors (x_j^2 = 1, so the "
                                      "function is still chi_S; the printed size k is violated)",
-               PolyNetStatement(_polynet_duplicated, "k + 1 factors"), origin="second-reader"),
+               PolyNetStatement(_polynet_duplicated, "k + 2 factors"), origin="second-reader"),
     ],
     parts=[
         Part("represents", "f_PolyNet(x; theta) = prod_{i=1}^k (w_i^T x + b_i) = chi_S(x) on {±1}^n"),
@@ -830,10 +830,9 @@ def check_polynet(statement: PolyNetStatement, p, ctx) -> Verdict:
     -------
     one-factor-missing: the product is chi_{S minus j} (k = 1: the empty product 1).  bias-one: (x_j +
     1) chi_{S minus j} is 0 or 2 chi_{S minus j}.
-    k-plus-one-factors (second reader): prod = x_j chi_S = ... x_j^2 chi_{S} = chi_S on the cube, so the
-    previous checker (function only) accepted it; it has k + 1 factors, contradicting the printed
-    architecture with k factors: the size part (number of factors == count(k), every bias == bias)
-    now rejects it.
+    k-plus-two-factors (second reader): prod = x_j^2 chi_S = chi_S on the cube, so the previous checker
+    (function only) accepted it; it has k + 2 factors, contradicting the printed architecture with k
+    factors: the size part (number of factors == count(k), every bias == bias) now rejects it.
 
     Notes
     -----
