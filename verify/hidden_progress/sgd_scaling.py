@@ -49,13 +49,18 @@ from ..registry import (
     Kind,
     Mutant,
     Param,
+    Part,
     Rigor,
     Status,
     Verdict,
     claim,
 )
+from ..sharpness import maximize_discrete
 from . import SOURCE
 from .recovery import clopper_pearson
+
+#: every claim of this module meets the verdict contract (second-reader audit, docs/audit/thesis_ch5_sgd_scaling.md)
+CONTRACT_AUDITED = True
 
 __all__ = [
     "CellRuns",
@@ -335,6 +340,11 @@ class ScalingStatement:
     activation: str = "relu"
     lr: float | None = None
     cells: tuple[tuple[int, int], ...] | None = None
+    #: "within at most c n^(alpha k) <= 10^5 steps": successes count only runs with t_c <= cap_max
+    cap_max: int = 100_000
+    #: "for small constants alpha": alpha := max_k alpha_k / k must be <= alpha_max (upper 95% CI ends);
+    #: read as alpha <= 1, i.e. t_c grows no faster than n^k, the SQ-limit exponent (None: not tested)
+    alpha_max: float | None = 1.0
 
 
 _F51_PRINTED = ScalingStatement(
@@ -495,7 +505,7 @@ _F51_PARAMS = [
 ]
 _F51_TIERS = {
     "quick": {"ns": "10,15,20,25,30", "runs": 64, "steps": 10_000, "lr": 1.0, "width": 100, "batch": 32, "eval_every": 1,
-              "boot": 2000, "dtype": "float32", "precision_runs": 0, "ablation_runs": 24, "ablation_steps": 1000},
+              "boot": 2000, "dtype": "float32", "precision_runs": 0, "ablation_runs": 21, "ablation_steps": 300},
     "full": {"ns": "10,15,20,25,30", "runs": 1000, "steps": 100_000, "precision_runs": 128, "ablation_runs": 32,
              "ablation_steps": 5000},
 }
@@ -520,6 +530,40 @@ _F51_TIERS = {
         Mutant("z2-ablation", "Finding 5.1 for a width-100 z^2 MLP at (n,k) = (20,3) (degree 2 < k = 3)",
                replace(_F51_PRINTED, text="z^2 MLP at (20,3)", ratio=None, activation="z^2", lr=_ABLATION_LR,
                        cells=(_ABLATION_CELL,))),
+        Mutant("one-alpha", "strict reading of 't_c ~ n^(alpha k)': one alpha for both k, alpha_3/alpha_2 = 3/2",
+               replace(_F51_PRINTED, text="alpha_3/alpha_2 = 3/2", ratio=(1.5, 1.5), ratio_test="consistent"),
+               origin="second-reader"),
+        Mutant("cap-100", "solved within 100 steps (cap_max 10^5 -> 100)", replace(_F51_PRINTED, cap_max=100),
+               origin="second-reader"),
+        Mutant("success-near-boundary", "min_success 0.2 -> 0.996 (factor 4.98, beyond the sharpness 0.2/0.9306 = 0.215 "
+                                        "at quick and 0.2/0.9954 at full): 64/64 (quick) or 1000/1000 (full) "
+                                        "successes give 99% lower bounds 0.9306 / 0.9954 < 0.996",
+               replace(_F51_PRINTED, min_success=0.996), near_boundary=True, part="success", origin="second-reader"),
+        Mutant("alpha-near-boundary", "alpha_max 1 -> 0.35 (beyond the sharpness ~0.37 = max_k upper CI of alpha_k/k): "
+                                      "rejected by k = 3 (alpha_3 upper CI end ~1.1, /3 ~ 0.37 > 0.35)",
+               replace(_F51_PRINTED, alpha_max=0.35), near_boundary=True, part="small-alpha", origin="second-reader"),
+        Mutant("ratio-lower-near-boundary", "band lower end 1.2 -> 1.8 (factor 1.5, beyond the sharpness 1.2/1.66 "
+                                            "(quick) / 1.2/1.75 (full)): the CI's lower end is below 1.8",
+               replace(_F51_PRINTED, ratio=(1.8, 2.5)), near_boundary=True, part="ratio-lower", origin="second-reader"),
+        Mutant("ratio-upper-near-boundary", "band upper end 2.5 -> 1.85 (factor 0.74, beyond the sharpness 2.08/2.5 "
+                                            "(quick) / 1.90/2.5 (full)): the CI's upper end is above 1.85",
+               replace(_F51_PRINTED, ratio=(1.2, 1.85)), near_boundary=True, part="ratio-upper", origin="second-reader"),
+    ],
+    parts=[
+        Part("success", "SGD solves the (n,k)-sparse parity problem w.p. >= 0.2 within t_c <= 10^5 steps (setting (ii); "
+                        "established: one-sided 99% Clopper-Pearson lower bound >= 0.2 in every cell)", inequality=True),
+        Part("small-alpha", "within at most c n^(alpha k) steps for small constants c, alpha (read: alpha := max_k "
+                            "alpha_k/k <= 1, t_c grows no faster than n^k; upper 95% CI ends)", inequality=True),
+        Part("ratio-lower", "t_c ~ n^(alpha k): the exponent adapts to k (coarse-grained estimates, Fig. B.5): "
+                            "alpha_3/alpha_2 >= 1.2 (lower 95% CI end; catalog band [1.2, 2.5])", inequality=True),
+        Part("ratio-upper", "alpha_3/alpha_2 <= 2.5 (upper 95% CI end)", inequality=True),
+        Part("robust-space", "for all architectures (i)-(xv), inits {uniform, Gaussian, Bernoulli}, losses, "
+                             "1 <= B <= 1024, n <= 30, k <= 4", asserted=False,
+             reason="only setting (ii) (width-100 ReLU MLP, B = 32, uniform init, hinge loss, k in {2, 3}) is run; "
+                    "the 15 architectures x 3 inits x 11 batch sizes x 3 losses grid is outside this claim's budget"),
+        Part("plateau", "training curves show long plateaus followed by sharp transitions", asserted=False,
+             reason="recorded in the details (training curves and plateau table at the largest cell), not tested: "
+                    "the text gives no criterion for 'long' or 'sharp'"),
     ],
     expect=Status.REPRODUCED,
     rigor=Rigor.STATISTICAL,
@@ -586,7 +630,10 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     outside its own percentile interval, another symptom of the lattice), crossing the catalog band's
     upper end 2.5; alpha_3 moves less (1.09 at stride 1, 1.03-1.09 at stride 10).
 
-    Tiers: quick 64 seeds per cell on the whole grid n in {10, 15, 20, 25, 30} (the reduced range
+    Tiers (second reader): the quick tier is a smoke test of what the full tier shows: it skips the
+    stride-10 comparison (details only) and runs the z^2 ablation with 21 runs x 300 steps (0 successes
+    in 21 runs still put the 99% upper bound below 0.2; a degree-2 network can never reach 100%, so
+    the cap does not decide it).  Quick 64 seeds per cell on the whole grid n in {10, 15, 20, 25, 30} (the reduced range
     {10, 15, 20} gives an interval of the ratio twice as wide, [1.57, 2.40]), cap 10^4, ablation 24
     runs x 1000 steps; full 1000 seeds per cell (Fig. B.6's count), cap 10^5, ablation 32 runs x
     5000 steps, plus the float32/float64 comparison on 128 seeds.
@@ -611,9 +658,31 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     so sign f != chi_S somewhere on the cube; on 128 held-out samples no run reaches 100% either (the
     recorded maximum held-out accuracy is ~0.6-0.7, not 1/2: sign f of a low-degree f can correlate
     with chi_S), and 0 successes in >= 21 runs put the 99% upper bound below 0.2.
+    one-alpha (second reader): the strict reading of App. B.3's "t_c ~ n^(alpha k)" with one alpha for
+    both k predicts alpha_3/alpha_2 = 3/2; the 95% interval of the ratio excludes it at both tiers
+    (quick [1.66, 2.08], full [1.75, 1.90]): alpha_2/2 = 0.30 and alpha_3/3 = 0.36 differ.  The verdict
+    rests on the coarse reading (the band; the text calls these "coarse-grained estimates", and Fig. B.5
+    fits c, alpha per (architecture, k)), and this mutant records that the strict reading is false.
+    cap-100 (second reader): at (30, 3) the median t_c is ~180 and the shortest runs take ~110 steps, so
+    (almost) no run solves within 100 steps and the 99% lower bound on that rate is far below 0.2.
+    success-near-boundary, alpha-near-boundary, ratio-lower-near-boundary, ratio-upper-near-boundary
+    (second reader): each asserted inequality part strengthened just beyond the sharpness found (the
+    descriptions give the factors and the rejecting case).
 
     Notes
     -----
+    Second reader (contract audit).  The parts are the paper's claims about the experiment: success
+    >= 20% within t_c <= 10^5 (the criterion is stronger than the text's "5 of 25 trials": a 99% lower
+    confidence bound >= 0.2, counting only t_c <= min(cap, 10^5)); "small constants alpha", read
+    explicitly as alpha := max_k alpha_k/k <= 1 (t_c grows no faster than n^k, the SQ-limit exponent the
+    finding is compared with, line 867; the only non-arbitrary threshold the text offers), tested on
+    the upper 95% CI ends; the k-adaptive exponent, read as the catalog's band alpha_3/alpha_2 in
+    [1.2, 2.5], both ends established.  All thresholds are the catalog's or the text's, fixed before the
+    runs, except alpha_max = 1 (chosen by this reader after seeing alpha ~ 0.37; any threshold in
+    [0.4, 1] gives the same verdict).  Not asserted: the robust space over 15 architectures, 3 inits,
+    11 batch sizes and 3 losses, and the plateau shape (reasons in the parts).  Sharpness (quick):
+    success 0.2/0.9306 = 0.215 (every cell 64/64), small-alpha ~0.37, ratio-lower 1.2/1.66 ~ 0.72,
+    ratio-upper 2.08/2.5 ~ 0.83; no search beyond the grid applies (the statistics are of fixed runs).
     Full tier (1000 seeds per cell, eta = 1, stride 1): every run converged, in at most 270 steps;
     medians 13, 17, 20, 23, 25 (k = 2) and 55, 81, 111, 145, 183 (k = 3) for n = 10..30; alpha_2 = 0.60
     [0.58, 0.62], alpha_3 = 1.09 [1.08, 1.10], ratio 1.82 [1.75, 1.90].  So t_c ~ n^(alpha k) with
@@ -639,17 +708,19 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
         cr = _cell(ctx.claim_id, n, k, p["width"], statement.activation, float(lr), p["batch"], runs, steps,
                    p["eval_every"], p["dtype"], ablation, ctx.backend)
         data[(n, k)] = cr
-        fails = cr.runs - cr.converged
-        lower, _ = clopper_pearson(cr.converged, cr.runs, CP_CONFIDENCE)
-        _, upper = clopper_pearson(cr.converged, cr.runs, CP_CONFIDENCE)
+        cap = min(steps, statement.cap_max)
+        solved = int(np.sum(cr.tc <= cap))
+        fails = cr.runs - solved
+        lower, _ = clopper_pearson(solved, cr.runs, CP_CONFIDENCE)
+        _, upper = clopper_pearson(solved, cr.runs, CP_CONFIDENCE)
         case = {"part": "P(t_c <= cap): 99% lower bound >= min_success", "n": n, "k": k, "sigma": statement.activation,
-                "eta": lr, "runs": cr.runs, "converged": cr.converged, "failures": fails, "diverged": cr.diverged,
-                "cap": steps, "99% upper bound": round(upper, 4)}
+                "eta": lr, "runs": cr.runs, "converged": solved, "failures": fails, "diverged": cr.diverged,
+                "cap": cap, "99% upper bound": round(upper, 4)}
         if cr.max_accuracy is not None:
             case["max held-out accuracy over all evaluations and runs"] = float(np.max(cr.max_accuracy))
         if cr.converged:
             case["median t_c"] = float(censored_median(cr.tc))
-        ev.add(case, lower, statement.min_success)
+        ev.add(case, lower, statement.min_success, part="success")
     if ablation:
         if cells == [_ABLATION_CELL] and statement.activation == "z^2":
             ev.details["z^2 ablation"] = {
@@ -678,12 +749,18 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     if statement.ratio is not None:
         lo, hi = statement.ratio
         if statement.ratio_test == "establish":
-            ev.add(dict(base, part=f"alpha_3/alpha_2: lower CI end >= {lo}"), ratio_ci[0], lo)
-            ev.add(dict(base, part=f"alpha_3/alpha_2: upper CI end <= {hi}"), ratio_ci[1], hi, relation="le")
+            ev.add(dict(base, part=f"alpha_3/alpha_2: lower CI end >= {lo}"), ratio_ci[0], lo, part="ratio-lower")
+            ev.add(dict(base, part=f"alpha_3/alpha_2: upper CI end <= {hi}"), ratio_ci[1], hi, relation="le",
+                   part="ratio-upper")
         else:
             ev.add(dict(base, part=f"alpha_3/alpha_2 = {lo}..{hi} not excluded: lower CI end <= {hi}"), ratio_ci[0], hi,
                    relation="le")
             ev.add(dict(base, part=f"alpha_3/alpha_2 = {lo}..{hi} not excluded: upper CI end >= {lo}"), ratio_ci[1], lo)
+    if statement.alpha_max is not None:
+        for k in KS:
+            ev.add(dict(base, part=f"small alpha: upper CI end of alpha_{k}/{k} <= {statement.alpha_max}", k=k,
+                        **{f"alpha_{k} 95% CI": _fmt_ci(slope_ci[k])}), slope_ci[k][1] / k, statement.alpha_max,
+                   relation="le", part="small-alpha")
     rs_slope = {k: _ols_slope(ns, [math.comb(n, k) for n in ns]) for k in KS}
     if statement.exponents is not None:
         for k in KS:
@@ -711,7 +788,7 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
         rows, plots = _plateau_table(p, ctx, n_big, k_big, meds[(n_big, k_big)])
         ev.details[f"training curves at (n,k)=({n_big},{k_big}): plateau, then a sharp transition"] = rows
         ev.plots.extend(plots)
-        if p["eval_every"] != PROTOCOL_EVAL_EVERY:
+        if p["eval_every"] != PROTOCOL_EVAL_EVERY and ctx.tier != "quick":  # details only: full tier
             ev.details[f"the same seeds validated every {PROTOCOL_EVAL_EVERY} steps (the protocol's stride)"] = \
                 _stride_comparison(p, ctx, ns, lr, runs, steps, data)
         if p["precision_runs"]:
@@ -731,6 +808,8 @@ class RandomSearchStatement:
     text: str
     expectation: str = "closed-form"  # "closed-form": 1/(1-(1-p)^r); "C/r": the approximation as an identity
     slack: Fraction = Fraction(1)
+    #: lower bound lower_factor * C/r <= E
+    lower_factor: Fraction = Fraction(1)
 
 
 def _rs_value(statement: RandomSearchStatement, p: Fraction, r: int) -> Fraction:
@@ -762,6 +841,23 @@ _RS_WIDTHS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 30, 100, 300, 1000, 3000)
                replace(_RS_PRINTED, text="E = C(n,k)/r", expectation="C/r")),
         Mutant("slack-one-half", "E <= C(n,k)/r + 1/2 (the small-p limit (r-1)/(2r) of E - C/r taken as a bound)",
                replace(_RS_PRINTED, text="C/r <= E <= C/r + 1/2", slack=Fraction(1, 2))),
+        Mutant("upper-near-boundary", "E <= C/r + 0.99 (slack x 0.99, beyond the sharpness ~0.9997 of the upper part): "
+                                      "rejected at the search's best case (C(n,k) = 1, i.e. k = n, r = r_max: E = 1 > 1/r + 0.99)",
+               replace(_RS_PRINTED, text="C/r <= E <= C/r + 0.99", slack=Fraction(99, 100)), near_boundary=True,
+               part="upper", origin="second-reader"),
+        Mutant("lower-near-boundary", "1.01 C/r <= E (factor 1.01 beyond the sharpness 1 of the lower part): rejected "
+                                      "at r = 1, where E = C exactly",
+               replace(_RS_PRINTED, text="1.01 C/r <= E", lower_factor=Fraction(101, 100)), near_boundary=True,
+               part="lower", origin="second-reader"),
+    ],
+    parts=[
+        Part("expectation", "expected success time of r copies of random search = 1/(1 - (1 - 1/C(n,k))^r) "
+                            "(catalog E31; Fig. B.10's green curve)"),
+        Part("lower", "E >= C(n,k)/r (the green curve is 'approximately C(n,k)/r': read as C/r <= E <= C/r + 1)",
+             inequality=True),
+        Part("upper", "E <= C(n,k)/r + 1", inequality=True),
+        Part("mode-at-start", "the success time is geometric, its mass highest at the first round and decreasing "
+                              "monotonically (ratio of consecutive masses P0 < 1)"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -811,6 +907,19 @@ def check_random_search(statement: RandomSearchStatement, p, ctx) -> Verdict:
     large: at (n, k, r) = (4, 1, 4) E - C/r = 256/175 - 1 = 81/175 < 1/2, at (4, 2, 6) it is
     46656/31031 - 1 = 15625/31031 > 1/2: rejected on the tiny instances (the Fig. B.10 grid has
     r p < 1 and stays below 1/2).
+    upper-near-boundary (second reader): sup (E - C/r) = 1 (p -> 1 or r p -> infinity: E -> 1, C/r -> 0),
+    so any slack < 1 is false; at C = 2 (n = 2, k = 1), E - C/r = 1/(1 - 2^-r) - 2/r > 0.99 for r >= 201.
+    lower-near-boundary (second reader): at r = 1, E = 1/p = C exactly, so 1.01 C/r > E.
+
+    Notes
+    -----
+    Sharpness (second reader): the lower part is tight (ratio (C/r)/E = 1 at r = 1, every case of the
+    grid records it).  The upper part's ratio E/(C/r + 1) is searched exhaustively (floats) over
+    1 <= k <= n <= 12 and r on a geometric grid up to r_max, and the best case is re-evaluated exactly:
+    it is C = 1 or 2 with r = r_max, ratio 1 - O(1/r_max) (0.9990 at r_max = 1000); on the Fig. B.10
+    grid itself the ratio stays below 0.5 (E - C/r < 1/2 there).  Both bounds are thus attained in
+    the limit: the catalog's "approximately C(n,k)/r" is read as the additive band [C/r, C/r + 1], which
+    is exact in its constants.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     table = {}
@@ -821,8 +930,9 @@ def check_random_search(statement: RandomSearchStatement, p, ctx) -> Verdict:
         E = 1 / (1 - p0)
         case = {"route": "enumeration of all r-tuples of k-subsets", "n": n, "k": k, "r": r}
         ev.add(dict(case, part="E (statement) == 1/(1 - P0)"), _rs_value(statement, pr, r), E)
-        ev.add(dict(case, part="C/r <= E"), Fraction(C, r), E, relation="le")
-        ev.add(dict(case, part=f"E <= C/r + {statement.slack}"), E, Fraction(C, r) + statement.slack, relation="le")
+        ev.add(dict(case, part="C/r <= E"), statement.lower_factor * Fraction(C, r), E, relation="le", part="lower")
+        ev.add(dict(case, part=f"E <= C/r + {statement.slack}"), E, Fraction(C, r) + statement.slack, relation="le",
+               part="upper")
         ev.add(dict(case, part="pmf ratio P(T=t+1)/P(T=t) = P0 < 1"), p0, 1, relation="lt")
     for n in (30, 40, 50):
         k = 3
@@ -833,12 +943,36 @@ def check_random_search(statement: RandomSearchStatement, p, ctx) -> Verdict:
             E = 1 / (1 - p0)
             case = {"route": "binomial expansion", "n": n, "k": k, "r": r}
             ev.add(dict(case, part="E (statement) == 1/(1 - P0)"), _rs_value(statement, pr, r), E)
-            ev.add(dict(case, part="C/r <= E"), Fraction(C, r), E, relation="le")
-            ev.add(dict(case, part=f"E <= C/r + {statement.slack}"), E, Fraction(C, r) + statement.slack, relation="le")
+            ev.add(dict(case, part="C/r <= E"), statement.lower_factor * Fraction(C, r), E, relation="le", part="lower")
+            ev.add(dict(case, part=f"E <= C/r + {statement.slack}"), E, Fraction(C, r) + statement.slack, relation="le",
+                   part="upper")
             if ctx.statement_tag == "printed" and r in (1, 10, 100, 1000, 3000):
                 tail = random_search_tail(1.0 / C, r)
                 table[f"n={n}, k=3, r={r}"] = {"E[T]": float(E), "C(n,k)/r": C / r, "E - C/r": float(E - Fraction(C, r)),
                                                "median": tail["median"], "P(T <= median/2)": round(tail["P(T <= median/2)"], 4)}
+    # adversarial search for the upper part's sharpness E / (C/r + slack) over small (n, k) and r (floats),
+    # then the best case exactly (binomial route for P0)
+    rs_grid = sorted({int(v) for v in np.geomspace(1, p["r_max"], 40)} | {p["r_max"]})
+    domain = [(n, k, r) for n in range(1, 13) for k in range(1, n + 1) for r in rs_grid]
+    slack_f = float(statement.slack)
+
+    def upper_ratio(x):
+        n, k, r = x
+        C = math.comb(n, k)
+        E = 1.0 / -math.expm1(r * math.log1p(-1.0 / C)) if C > 1 else 1.0
+        return E / (C / r + slack_f)
+
+    best = maximize_discrete(upper_ratio, None, None, seed=ctx.seed("sharpness/upper"), exhaustive=domain)
+    n, k, r = best.x
+    C = math.comb(n, k)
+    p0 = random_search_no_success_binomial(Fraction(1, C), r)
+    E = 1 / (1 - p0)
+    case = {"route": "binomial expansion", "search": f"{best.method} over 1 <= k <= n <= 12, r <= {p['r_max']} "
+            f"({best.evaluations} cases)", "n": n, "k": k, "r": r}
+    ev.add(dict(case, part="E (statement) == 1/(1 - P0)"), _rs_value(statement, Fraction(1, C), r), E)
+    ev.add(dict(case, part="C/r <= E"), statement.lower_factor * Fraction(C, r), E, relation="le", part="lower")
+    ev.add(dict(case, part=f"E <= C/r + {statement.slack}"), E, Fraction(C, r) + statement.slack, relation="le",
+           part="upper")
     if table:
         ev.details["random search with r copies (Fig. B.10 green curve)"] = table
     return ev.verdict(note=f"statement: {statement.text}")
@@ -865,6 +999,10 @@ class WidthStatement:
     bound: Fraction = Fraction(1, 10)
     variance: bool = True
     no_early: bool = True
+    #: variance part: upper CI end of s(r_max)/s(r_min) < variance_max
+    variance_max: float = 1.0
+    #: no-early part: 99% upper bound of P(t_c <= median/2) < early_max (the memoryless value 1 - 2^{-1/2})
+    early_max: float = GEOMETRIC_EARLY_FRACTION
 
 
 _WIDTH_PRINTED = WidthStatement("no r-fold speed-up: median t_c(r_max) >= median t_c(r_min)/10; width shrinks the "
@@ -917,6 +1055,28 @@ def _bootstrap_stat(tc, boot: int, rng: np.random.Generator, stat) -> np.ndarray
         Mutant("random-search", "t_c ~ 1/r (r parallel copies of a memoryless search): R = r_min/r_max and "
                                 "P(t_c <= median/2) = the geometric value",
                WidthStatement("t_c ~ 1/r, geometric", mode="random-search", variance=False, no_early=False)),
+        Mutant("no-speedup-near-boundary", "bound 1/10 -> 0.95 (R >= 0.95: no speed-up at all; factor 9.5, beyond "
+                                           "the sharpness 0.1/R_lo ~ 0.15-0.2): the lower CI end of R is below 0.95",
+               replace(_WIDTH_PRINTED, bound=Fraction(95, 100)), near_boundary=True, part="no-speedup",
+               origin="second-reader"),
+        Mutant("variance-near-boundary", "spread ratio bound 1 -> 0.2 (beyond the sharpness = upper CI end of "
+                                         "s(r_max)/s(r_min), ~0.35 at full): rejected where that end exceeds 0.2",
+               replace(_WIDTH_PRINTED, variance_max=0.2), near_boundary=True, part="variance", origin="second-reader"),
+        Mutant("no-early-near-boundary", "early-success bound 0.293 -> 0.04 (beyond the sharpness, the largest 99% "
+                                         "upper bound over widths: 0.175 with 0/24 at quick, ~0.064 with 1/100 at full)",
+               replace(_WIDTH_PRINTED, early_max=0.04), near_boundary=True, part="no-early", origin="second-reader"),
+    ],
+    parts=[
+        Part("no-speedup", "running r copies / wider networks does not give (1/r)x speed-ups (read: R = median "
+                           "t_c(r_max)/median t_c(r_min) >= 1/10 for r_max/r_min = 100, lower 95% CI end)",
+             inequality=True),
+        Part("variance", "a benefit of width is variance reduction: the upper tail is mitigated (read: sd(log t_c) "
+                         "ratio r_max vs r_min < 1, upper 95% CI end)", inequality=True),
+        Part("no-early", "no early successes: P(t_c <= median/2) below the memoryless value 1 - 2^{-1/2} "
+                         "(99% upper bound)", inequality=True),
+        Part("plateau", "convergence times plateau at large model sizes (widths up to 3 10^6)", asserted=False,
+             reason="widths above 1000 are not run; R and the per-width medians are recorded in the details "
+                    "(full tier: 1490, 1090, 1050 at r = 10, 100, 1000)"),
     ],
     expect=Status.REPRODUCED,
     rigor=Rigor.STATISTICAL,
@@ -999,9 +1159,19 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     random-search (t_c ~ 1/r and memoryless): predicts R = r_min/r_max = 1/100 and
     P(t_c <= median/2) ~ 0.29; the measured R ~ 0.6-0.8 has a 95% interval far above 1/100, and the
     early fraction is ~0.
+    no-speedup-near-boundary, variance-near-boundary, no-early-near-boundary (second reader): each
+    asserted inequality part strengthened beyond its sharpness (factors and rejecting cases in the
+    descriptions); e.g. R >= 0.95 is false because width 1000 is faster than width 10 (R ~ 0.7,
+    interval well below 0.95).
 
     Notes
     -----
+    Second reader (contract audit): the criteria are explicit readings fixed by the catalog before the
+    runs: "no (1/r)x speed-up" as R >= 1/10 (it excludes any speed-up within a factor 10 of the r-fold
+    one; the measured R ~ 0.7 also meets the stronger "less than 2x"), "variance reduction" as a
+    spread ratio < 1, "no early successes" against the memoryless value.  The "plateau" at widths up
+    to 3 10^6 is not asserted (widths <= 1000 only).  Sharpness is the recorded ratio per part
+    (no search applies to fixed runs).
     Full tier ((30, 3), 100 runs per width, all converged): median t_c 1490 [1400, 1610], 1090,
     1050 at r = 10, 100, 1000, so R = 0.70 [0.65, 0.75]: a 1.4x speed-up for 100x the width, most of it
     between r = 10 and 100 (the plateau of Fig. B.10).  The spread falls much faster: sd(log t_c) 0.33,
@@ -1029,7 +1199,8 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     base = {"n": n, "k": k, "r_min": rmin, "r_max": rmax, "runs per width": p["runs"], "B": p["batch"], "eta": p["lr"],
             "median t_c(r_min)": meds[rmin], "median t_c(r_max)": meds[rmax], "R": round(R, 4), "95% CI of R": _fmt_ci(R_ci)}
     if statement.mode == "at-least":
-        ev.add(dict(base, part=f"R = median ratio: lower CI end >= {statement.bound}"), R_ci[0], float(statement.bound))
+        ev.add(dict(base, part=f"R = median ratio: lower CI end >= {statement.bound}"), R_ci[0], float(statement.bound),
+               part="no-speedup")
     elif statement.mode == "random-search":
         pred = rmin / rmax
         rs_means = {r: 1.0 / -math.expm1(r * math.log1p(-1.0 / C)) for r in (rmin, rmax)}
@@ -1053,8 +1224,8 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
                 "runs with t_c <= median/2": hits, "99% bounds": [round(lo2, 4), round(up, 4)],
                 "random search value": round(rs["P(T <= median/2)"], 4)}
         if statement.no_early:
-            ev.add(dict(case, test=f"99% upper bound < 1 - 2^-1/2 = {GEOMETRIC_EARLY_FRACTION:.4f}"), up,
-                   GEOMETRIC_EARLY_FRACTION, relation="lt")
+            ev.add(dict(case, test=f"99% upper bound < early_max = {statement.early_max:.4f}"), up,
+                   statement.early_max, relation="lt", part="no-early")
         elif statement.mode == "random-search":
             g = rs["P(T <= median/2)"]
             ev.add(dict(case, test="geometric value not excluded: 99% lower bound <= value"), lo2, g, relation="le")
@@ -1068,7 +1239,8 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
         s_ci = percentile_ci(np.where(np.isfinite(ratio_reps), ratio_reps, np.nan))
         ev.add({"part": "spread sd(log t_c): ratio r_max vs r_min, upper CI end < 1", "n": n, "k": k,
                 "sd(log t_c) at r_min": round(s_min, 4), "sd(log t_c) at r_max": round(s_max, 4),
-                "ratio": round(s_max / s_min, 4) if s_min > 0 else None, "95% CI": _fmt_ci(s_ci)}, s_ci[1], 1.0, relation="lt")
+                "ratio": round(s_max / s_min, 4) if s_min > 0 else None, "95% CI": _fmt_ci(s_ci)}, s_ci[1],
+               statement.variance_max, relation="lt", part="variance")
         ev.details["spread sd(log t_c), r_max vs r_min"] = {
             f"r={rmin}": round(s_min, 4), f"r={rmax}": round(s_max, 4),
             "ratio": round(s_max / s_min, 4) if s_min > 0 else None, "95% CI": _fmt_ci(s_ci),
