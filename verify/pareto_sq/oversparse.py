@@ -30,7 +30,7 @@ from kernels.oversparse import (
 )
 from kernels.symmetric import symmetric_spectrum
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 
 
@@ -234,6 +234,26 @@ def check_fourier_gap(statement: FourierGap, p, ctx) -> Verdict:
     return ev.verdict(backend=ctx.backend)
 
 
+def _c4_hypotheses(case) -> list[str]:
+    bad = []
+    k, s, n = case.get("k"), case.get("s"), case.get("n")
+    if None in (k, s, n):
+        return ["case lacks k, s or n"]
+    if not 4 * k < s:
+        bad.append("k < s/4")
+    if not s <= n:
+        bad.append("s <= n")
+    if s % 2 == 0:
+        bad.append("s odd (C_{k,s} of Lemma C.3)")
+    if k % 2 or k < 2:
+        bad.append("k even >= 2 (Lemma C.3)")
+    if not case.get("|S\\w|", 0) >= 1:
+        bad.append("w bad (S not inside supp w)")
+    if len(case.get("S", [])) != k:
+        bad.append("|S| = k")
+    return bad
+
+
 # ---------------------------------------------------------------------------------------------
 # E9. Lemma C.4
 # ---------------------------------------------------------------------------------------------
@@ -255,7 +275,16 @@ class BadNeuronBound:
     lines=[(4173, 4193)],
     printed=BadNeuronBound(C_ks),
     corrected=BadNeuronBound(lambda k, s: abs(C_ks(k, s))),
-    mutants=[Mutant("small-c", "bound |c_{k,s}| instead of |C_{k,s}|", BadNeuronBound(lambda k, s: abs(c_ks(k, s))))],
+    mutants=[Mutant("small-c", "bound |c_{k,s}| instead of |C_{k,s}|", BadNeuronBound(lambda k, s: abs(c_ks(k, s)))),
+             Mutant("near-0.99|C|", "bound 0.99 |C_{k,s}| (x 0.99): the corrected bound is attained (sharpness 1) by every "
+                    "bad neuron with |S minus w| = 1", BadNeuronBound(lambda k, s: Fraction(99, 100) * abs(C_ks(k, s))),
+                    near_boundary=True, part="bound", origin="second-reader"),
+             Mutant("index-s+2", "bound |C_{k,s+2}| (the majority index shifted by one odd step)",
+                    BadNeuronBound(lambda k, s: abs(C_ks(k, s + 2))), origin="second-reader")],
+    parts=[Part("bound", "k < s/4, w bad => ||E_x[d h_w/d w chi_S]||_1 <= C_{k,s}", inequality=True)],
+    severity=Severity.TYPO,
+    hypotheses=lambda case: _c4_hypotheses(case),
+    affects=("thesis_ch6.lemma_C.6.readout",),
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
     params=[Param("neurons", int, 1, 100, doc="random bad neurons per (n, k, s, |S \\ w|)")],
@@ -293,6 +322,17 @@ def check_bad_neurons(statement: BadNeuronBound, p, ctx) -> Verdict:
     -----
     As printed the bound is C_{k,s} itself, which is negative when k = 0 mod 4 (C_{4,17} = -429/65536),
     so it fails for every bad neuron there, even those with zero vector.  Corrected: |C_{k,s}|.
+    Second reader: the witness (k, s, n) = (4, 17, 19) meets every printed hypothesis (k < s/4: 4 < 4.25;
+    s <= n; w bad; s odd, k even as in Lemma C.3 where C_{k,s} is defined), so the printed STATEMENT is
+    false; a reader silently reads |C_{k,s}| (Lemma C.3 bounds |C_{k,s}|, and the proof of C.6 uses
+    |w*|_1 <= 1/(2k) = eta |C|): severity typo.  Sharpness of the corrected bound: exactly 1 (every bad
+    neuron with |S minus w| = 1 has the vector C e_i); the near-boundary mutant 0.99 |C| is rejected there.
+    Mutant |C_{k,s+2}| (index shift, second reader): |C_{k,s+2}| < |C_{k,s}| (|Maj_s^(k-1)| decreases in s),
+    so the |S minus w| = 1 neurons exceed it; the old checker rejected it too.
+
+    Correction
+    ----------
+    ||E_x[d h_w/d w chi_S]||_1 <= |C_{k,s}| for every bad neuron (with equality when |S minus w| = 1).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     rng = ctx.rng("bad")
@@ -332,6 +372,24 @@ class RhoBounds:
 
     rho: Callable[[int], float]
     factor: float
+    mono_factor: float = 1.0  # rho(k+1) < mono_factor * rho(k-1) (printed: 1)
+
+
+def _rho_hypotheses(case) -> list[str]:
+    bad = []
+    if "v" in case:
+        v, N = case["v"], case["N"]
+        if v % 2 == 0 or v < 1:
+            bad.append("v odd >= 1")
+        if N % 2 == 0 or N < v:
+            bad.append("N odd >= v")
+    else:
+        k, s = case.get("k"), case.get("s")
+        if k is None or k % 2 or k < 2:
+            bad.append("k even >= 2")
+        if s is not None and (s % 2 == 0 or not s > 4 * k):
+            bad.append("s odd, s > 4k")
+    return bad
 
 
 @claim(
@@ -343,7 +401,21 @@ class RhoBounds:
     lines=[(4163, 4169)],
     printed=RhoBounds(_rho_printed, 2.0),
     corrected=RhoBounds(rho, 2.0),
-    mutants=[Mutant("no-factor-2", "W^{k+1}[Maj_s] <= rho(k+1)", RhoBounds(rho, 1.0))],
+    mutants=[Mutant("no-factor-2", "W^{k+1}[Maj_s] <= rho(k+1)", RhoBounds(rho, 1.0)),
+             Mutant("near-lower-x1.006", "rho(v) x 1.006 in the lower bound, beyond its quick sharpness 0.995 (v = 3, "
+                    "N = 301; W^v[Maj_N] decreases to rho(v), so any factor > 1 fails for large N)",
+                    RhoBounds(lambda v: 1.006 * rho(v), 2.0), near_boundary=True, part="lower", origin="second-reader"),
+             Mutant("near-upper-1.2", "factor 2 -> 1.2 (x 0.6), beyond the quick sharpness 0.604: W^3[Maj_9] = 1.208 rho(3) "
+                    "(k = 2, s = 9)", RhoBounds(rho, 1.2), near_boundary=True, part="upper", origin="second-reader"),
+             Mutant("near-monotone-0.85", "rho(k+1) < 0.85 rho(k-1), beyond the sharpness 0.8595 = rho(21)/rho(19) = "
+                    "(19/21) C(20,10)/(4 C(18,9)) (exact)", RhoBounds(rho, 2.0, 0.85), near_boundary=True, part="monotone",
+                    origin="second-reader")],
+    parts=[Part("lower", "rho(v) <= W^v[Maj_N] for odd v, odd N >= v", inequality=True),
+           Part("upper", "W^{k+1}[Maj_s] <= 2 rho(k+1) for even k, odd s > 4k", inequality=True),
+           Part("monotone", "2 rho(k+1) < 2 rho(k-1)", inequality=True)],
+    severity=Severity.TYPO,
+    hypotheses=_rho_hypotheses,
+    affects=("thesis_ch6.lemma_C.3",),
     expect=Status.ERRATUM,
     rigor=Rigor.FLOAT,
     params=[Param("N_max", int, 3, 5001, doc="odd N <= N_max")],
@@ -379,7 +451,17 @@ def check_rho_bounds(statement: RhoBounds, p, ctx) -> Verdict:
     Notes
     -----
     The printed rho (v^{2v} for v 2^{v-1}) is 1.7e-3 at v = 3 instead of 0.106: the lower bound becomes
-    trivial but the upper bound W^{k+1} <= 2 rho(k+1) fails.
+    trivial but the upper bound W^{k+1} <= 2 rho(k+1) fails.  Second reader: the witness (k, s) = (2, 9) meets
+    every hypothesis (k even, s odd, s > 4k), so the displayed inequality as printed is false; it is a
+    transcription slip of O'Donnell's rho(v) = (2/(pi v)) C(v-1, (v-1)/2) 2^{-(v-1)} that the proof does not
+    otherwise use (only the form rho(k+1) < rho(k-1) and the ratio of the two bounds): severity typo; the
+    conclusion of Lemma C.3 survives with the correct rho.  Sharpness (corrected, quick): lower 0.995 (v = 3,
+    N = 301; -> 1 as N grows: tight), upper 0.604 (k = 2, s = 9: the factor 2 could be 1.21), monotone 0.8595
+    (k = 20).  The near-boundary mutants are argued in their descriptions (exact values).
+
+    Correction
+    ----------
+    rho(v) = (2/(pi v)) C(v-1, (v-1)/2) 2^{-(v-1)} (v 2^{v-1} in place of v^{2v}); with it both bounds hold.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     for v in range(3, 22, 2):
@@ -388,7 +470,7 @@ def check_rho_bounds(statement: RhoBounds, p, ctx) -> Verdict:
             W = float(comb(N, v) * maj_hat(N, v) ** 2)
             if worst is None or W < worst[0]:
                 worst = (W, N)
-        ev.add({"v": v, "N": worst[1], "bound": "rho(v) <= W^v (smallest W)"}, statement.rho(v), worst[0])
+        ev.add({"v": v, "N": worst[1], "bound": "rho(v) <= W^v (smallest W)"}, statement.rho(v), worst[0], part="lower")
     for k in range(2, 21, 2):
         worst = None
         for s in range(4 * k + 1, p["N_max"] + 1, 2):
@@ -396,8 +478,9 @@ def check_rho_bounds(statement: RhoBounds, p, ctx) -> Verdict:
             if worst is None or W > worst[0]:
                 worst = (W, s)
         ev.add({"k": k, "s": worst[1], "bound": "W^{k+1}[Maj_s] <= factor rho(k+1) (largest W)"}, worst[0],
-               statement.factor * statement.rho(k + 1))
-        ev.add({"k": k, "bound": "rho(k+1) < rho(k-1)"}, statement.rho(k + 1), statement.rho(k - 1), relation="lt")
+               statement.factor * statement.rho(k + 1), part="upper")
+        ev.add({"k": k, "bound": "rho(k+1) < rho(k-1)"}, statement.rho(k + 1), statement.mono_factor * statement.rho(k - 1), relation="lt",
+               part="monotone")
     return ev.verdict()
 
 
