@@ -484,6 +484,18 @@ def check_rho_bounds(statement: RhoBounds, p, ctx) -> Verdict:
     return ev.verdict()
 
 
+def _c6_hypotheses(case) -> list[str]:
+    bad = []
+    k, n = case.get("k"), case.get("n")
+    if k is None or k % 2 or k < 2:
+        bad.append("k even")
+    elif k < 4:
+        bad.append("printed bias set {beta_1..beta_{k/2-1}} non-empty (k >= 4)")
+    if n is None or n < k:
+        bad.append("n >= k")
+    return bad
+
+
 # ---------------------------------------------------------------------------------------------
 # E12. Lemma C.6: the parity readout psi*
 # ---------------------------------------------------------------------------------------------
@@ -506,6 +518,18 @@ class BiasSet:
     printed=BiasSet(lambda k: list(range(1, k // 2))),
     corrected=BiasSet(lambda k: list(range(k // 2))),
     mutants=[Mutant("one-bias-short", "j = 0..k/2-2 (one bias value fewer)", BiasSet(lambda k: list(range(k // 2 - 1))))],
+    parts=[Part("loss-bound", "(2): exists u*, ||u*|| <= B_k, with L_D(h_{psi,u*}) <= sqrt(4kr'B_k)/sqrt(s) (checked through its "
+                "necessary condition: some readout of the idealised features has hinge loss 0; see Notes)"),
+           Part("readout", "the proof's Claim: u* with L_D(h_{psi*,u*}) = 0, ||u*|| <= B_k (exact representation of chi_S)"),
+           Part("norm", "(1): ||psi||_{inf,2} <= sqrt(8kr')", asserted=False,
+                reason="follows from the r'-good window |I_j| <= 2r' and 0 <= psi_i <= 1; the window is Lemma C.10's "
+                "claim (thesis_ch6.lemma_C.10), not re-derived here"),
+           Part("closeness", "(3): w.p. >= 1 - delta, ||psi - phi^(1)||_{inf,2} <= 4kr'n eta tau", asserted=False,
+                reason="a sampled-gradient statement; its ingredients are Lemma C.5 (thesis_ch6.lemma_C.5) and the executed "
+                "one-step algorithm of thesis_ch6.theorem_C.11.one_step, not this exact check")],
+    severity=Severity.CONSTANT,
+    hypotheses=lambda case: _c6_hypotheses(case),
+    affects=("thesis_ch6.lemma_C.10", "thesis_ch6.theorem_C.11.width"),
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
     params=[Param("k_max", int, 2, 12, doc="even k <= k_max"), Param("n", int, 2, 14, doc="cube dimension of the execution check")],
@@ -544,12 +568,36 @@ def check_parity_readout(statement: BiasSet, p, ctx) -> Verdict:
     Notes
     -----
     With the printed set the construction has k - 1 features for k + 1 values (empty set for k = 2):
-    parity is not representable (witness k = 2).
+    parity is not representable.  Second reader: k = 2 is no valid witness (the printed initialisation
+    draws b from an empty set), so k = 4, 6, ... are checked first; the witness is k = 4 (one bias value
+    beta_1 = -31/128).  Statement-level argument (part "loss-bound"): with the printed biases the idealised
+    features admit NO readout of zero hinge loss (LP value c_4 > 0; by hand: f(0) >= 1, f(+-2) <= -1,
+    f(+-4) >= 1 force 1 + 0.258 x <= -1 + 0.0078 x for the slope x >= 0 of the beta_1 feature).  Take tau -> 0
+    (m -> infinity): phi^(1) tends to the population one-step features psi of the proof, and (3) forces the
+    lemma's psi onto them; the proof's own Claim gives |L_D(psi, u) - L_D(psi*, u)| <= ||u|| sqrt(4kr')/sqrt(s),
+    so for ||u|| <= B_k, L_D >= c_k - B_k sqrt(4kr'/s), which exceeds sqrt(4kr'B_k/s) once
+    s > 4kr'(B_k + sqrt(B_k))^2/c_k^2.  So (2) is false for every constant B_k: a statement erratum.
+    Severity constant (an index range; the form survives with j = 0..k/2-1, which also changes the count of
+    bias values to k/2, used by Lemma C.10 and the width rule).
+
+    Correction
+    ----------
+    Draw the biases from {beta_0, ..., beta_{k/2-1}} (k/2 values, j = 0..k/2-1); then V is (k+1) x (k+1),
+    invertible, and psi* represents chi_S exactly (B_k = ||v||, reported in the details).
     """
+    from kernels.hinge_opt import hinge_min_lp
+
     ev = Evidence("eq", rigor=Rigor.EXACT)
-    for k in range(2, p["k_max"] + 1, 2):
+    for k in sorted(range(2, p["k_max"] + 1, 2), key=lambda k: (k == 2, k)):  # k = 2 last: printed set empty there
         n = max(p["n"], k)
         js = statement.indices(k)
+        betas_f = [(-k + 2 * j + 1 / 16) / (2 * k) for j in js]
+        ts = np.arange(-k, k + 1, 2, dtype=np.float64)
+        feats = np.column_stack([np.ones_like(ts)] + [np.maximum(sg * ts / (2 * k) + b, 0.0) for b in betas_f for sg in (1, -1)])
+        labels = np.array([(-1.0) ** ((k - int(t)) // 2) for t in ts])
+        lp = float(hinge_min_lp(feats, labels).value)
+        ev.add({"k": k, "n": n, "bias indices": js, "check": "min hinge loss of a readout of psi* (any norm) is 0",
+                "LP value": lp}, lp <= 1e-7, relation="true")
         sol = parity_readout(k, js)
         if sol is None:
             # no readout exists: every point counts as wrong
@@ -582,6 +630,23 @@ class GoodInit:
     r_prime: Callable[[int, int, int, int], float]  # (r, n, k, s) -> r'
     lo: float
     hi: float
+    width_const: float = 20.0  # r >= width_const k (2n/s)^k log(2k/delta)
+
+
+def _c10_hypotheses(case) -> list[str]:
+    bad = []
+    n, k, s, delta, r = case["n"], case["k"], case["s"], case["delta"], case["r"]
+    if not (4 * k < s <= n):
+        bad.append("4k < s <= n (standing, App. C.2.2)")
+    if not s < n:
+        bad.append("k <= s < n (initialisation)")
+    if k % 2 or k < 2:
+        bad.append("k even >= 2")
+    if not 0 < delta < 1:
+        bad.append("0 < delta < 1")
+    if r < 20 * k * (2 * n / s) ** k * math.log(2 * k / delta) * (1 - 1e-12):
+        bad.append("r >= 20k(2n/s)^k log(2k/delta)")
+    return bad
 
 
 def _r_printed(r, n, k, s):
@@ -601,7 +666,18 @@ def _r_mean(r, n, k, s):
     lines=[(4426, 4432)],
     printed=GoodInit(_r_printed, 0.5, 2.0),
     corrected=GoodInit(_r_mean, 0.5, 2.0),
-    mutants=[Mutant("window-[r',2r']", "lower end r' instead of r'/2 (with r' = E|I_j|)", GoodInit(_r_mean, 1.0, 2.0))],
+    mutants=[Mutant("window-[r',2r']", "lower end r' instead of r'/2 (with r' = E|I_j|)", GoodInit(_r_mean, 1.0, 2.0)),
+             Mutant("near-width-const", "width constant 20 -> 0.93 (x 0.0465) with r' = E|I_j|, beyond the quick sharpness "
+                    "0.0472 (r_min/r at n = 400, k = 2, s = 9, delta = 0.01); rejected at n = 100, k = 2, s = 9, delta = 0.01, "
+                    "r = 5504, where P[r'-good] = P[I_0 in window] = 0.98946 < 0.99 exactly (k = 2: one bias value)",
+                    GoodInit(_r_mean, 0.5, 2.0, 0.93), near_boundary=True, part="window", origin="second-reader"),
+             Mutant("printed-r'-upper-4r'", "printed r' with the upper end 4r' (a factor 2 more room): still fails, "
+                    "E|I_j| ~ 2^{k+1} r' > 4r' for k >= 2", GoodInit(_r_printed, 0.5, 4.0), origin="second-reader")],
+    parts=[Part("window", "r >= 20k(2n/s)^k log(2k/delta) => w.p. >= 1 - delta, r'/2 <= |I_j| <= 2r' for every j, "
+                "r' = (r/2k)(s/2n)^k", inequality=True)],
+    severity=Severity.CONSTANT,
+    hypotheses=_c10_hypotheses,
+    affects=("thesis_ch6.theorem_C.11.width",),
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
     params=[Param("n_max", int, 50, 100_000, doc="n in {50, 100, ..., n_max} (x2 steps)")],
@@ -638,27 +714,59 @@ def check_good_init(statement: GoodInit, p, ctx) -> Verdict:
     Mutants
     -------
     Window [r', 2r'] with r' = E|I_j|: the lower end is the mean, so it fails with probability ~1/2.
+    Second reader: printed r' with upper end 4r': E|I_j| = (r/k) C(n-k,s-k)/C(n,s) >= (r/k)((s-k)/n)^k ~ 2^{k+1} r'
+    (k = 2, s = 9, n = 50: E|I_j| = 434.8 vs 4r' = 239.7), so it fails whp (the old checker rejected it too).
+    Width constant 0.93 (near-boundary): at k = 2 there is one bias value, so P[r'-good] is the exact
+    binomial window probability; it is 0.98946 < 0.99 at n = 100, s = 9, r = 5504 (the window probability is
+    not monotone in r, as r' = E|I_j| is not an integer; the bisection's r_min is therefore approximate).
+
+    Notes
+    -----
+    Second reader: the witness (n, k, s, delta) = (50, 2, 9, 0.01), r = 29588 (the printed minimum) meets every
+    hypothesis (4k < s <= n, s < n, k even, delta in (0, 1), r at the printed bound); P[r'-good] <= P[I_0 in
+    window] ~ 0 because E|I_j| ~ 2^{k+1} r' lies far above 2r'.  The window's UPPER end is what fails (the
+    proof bounds only the lower tail, with Lemma C.2's lower bound (s/2n)^k on the probability).  With the
+    printed bias set (k/2 - 1 values, lemma_C.6.readout) the per-bias probability is larger still, so the
+    witness holds a fortiori.  Severity constant: r' must be the mean (r/k)C(n-k,s-k)/C(n,s) (or the window's
+    upper end 2^{k+2} r'); the width rule of Theorem C.11 (r ~ (n/s)^k) survives.  Sharpness (corrected
+    statement): r_min/r, the smallest width (bisection on r, exact binomial lower estimate) that keeps every
+    window with probability >= 1 - delta, over the printed r: 0.0472 at quick (n = 400, k = 2, s = 9,
+    delta = 0.01): the constant 20 is ~21x larger than needed, a bound loose by > 10x.
+
+    Correction
+    ----------
+    With r' = E|I_j| = (r/k) C(n-k, s-k)/C(n, s) (about 2^{k+1} (r/2k)(s/2n)^k), r >= 20k(2n/s)^k log(2k/delta) gives
+    r'/2 <= |I_j| <= 2r' for every j w.p. >= 1 - delta.
     """
     ev = Evidence("ge", rigor=Rigor.EXACT)
+
+    def estimates(r, n, k, s):
+        rp = statement.r_prime(r, n, k, s)
+        q = float(p_good_oversparse(n, k, s)) * 2 / k
+        dist = stats.binom(r // 2, q)
+        lo, hi = math.ceil(statement.lo * rp - 1e-9), math.floor(statement.hi * rp + 1e-9)
+        inside = float(dist.cdf(hi) - dist.cdf(lo - 1)) if hi >= lo else 0.0
+        return rp, q, inside, 1 - (k // 2) * (1 - inside)
+
     n = 50
     while n <= p["n_max"]:
         for k, s in ((2, 9), (2, 17), (4, 17), (4, 33)):
-            if s > n:
+            if s >= n:
                 continue
             for delta in (0.01, 0.1):
-                r = math.ceil(20 * k * (2 * n / s) ** k * math.log(2 * k / delta))
-                rp = statement.r_prime(r, n, k, s)
-                q = float(p_good_oversparse(n, k, s)) * 2 / k
-                dist = stats.binom(r // 2, q)
-                lo, hi = math.ceil(statement.lo * rp - 1e-9), math.floor(statement.hi * rp + 1e-9)
-                inside = float(dist.cdf(hi) - dist.cdf(lo - 1)) if hi >= lo else 0.0
-                upper_est = inside
-                lower_est = 1 - (k // 2) * (1 - inside)
+                r = math.ceil(statement.width_const * k * (2 * n / s) ** k * math.log(2 * k / delta))
+                rp, q, upper_est, lower_est = estimates(r, n, k, s)
                 case = {"n": n, "k": k, "s": s, "delta": delta, "r": r, "r'": rp, "E|I_j|": (r // 2) * q}
                 if upper_est < 1 - delta:
-                    ev.add(dict(case, estimate="P[I_0 in window] (upper bound on P[r'-good])"), upper_est, 1 - delta)
-                else:
-                    ev.add(dict(case, estimate="1 - (k/2) P[I_0 outside] (lower bound)"), lower_est, 1 - delta)
+                    ev.add(dict(case, estimate="P[I_0 in window] (upper bound on P[r'-good])"), upper_est, 1 - delta,
+                           part="window")
+                    continue
+                ev.add(dict(case, estimate="1 - (k/2) P[I_0 outside] (lower bound)"), lower_est, 1 - delta)
+                lo_r, hi_r = 2, r  # bisection: the smallest width whose lower estimate is >= 1 - delta
+                while hi_r - lo_r > max(1, r // 5000):
+                    mid = (lo_r + hi_r) // 2
+                    lo_r, hi_r = (lo_r, mid) if estimates(mid, n, k, s)[3] >= 1 - delta else (mid, hi_r)
+                ev.sharpness(dict(case, r_min=hi_r, quantity="r_min / r"), hi_r / r, part="window")
         n *= 2
     return ev.verdict()
 
