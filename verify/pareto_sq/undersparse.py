@@ -32,6 +32,8 @@ from kernels.symmetric import symmetric_spectrum
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 
+CONTRACT_AUDITED = True
+
 # ---------------------------------------------------------------------------------------------
 # E18. Lemma C.12
 # ---------------------------------------------------------------------------------------------
@@ -163,15 +165,19 @@ class UnderSparseFormula:
 
     maj: Callable[[int, int], Fraction]
     i_in_half: bool = True  # False: the Half level ignores coordinate i (S-bar instead of S-bar -/+ i)
+    scale: Fraction = Fraction(1, 2)  # the printed 1/2
+    i_in_maj: bool = True  # False: the Maj level ignores coordinate i
 
     def value(self, n: int, S: set, Sp: set, i: int) -> Fraction:
         s = len(Sp)
         Sbar = S & Sp
         if i in S:
             level = len(Sbar - {i}) if self.i_in_half else len(Sbar)
-            return half_hat(s, level) * self.maj(n - s, len(S - (Sbar | {i}))) / 2
+            mlev = len(S - (Sbar | {i})) if self.i_in_maj else len(S - Sbar)
+            return half_hat(s, level) * self.maj(n - s, mlev) * self.scale
         level = len(Sbar | (Sp & {i})) if self.i_in_half else len(Sbar)
-        return half_hat(s, level) * self.maj(n - s, len((S | {i}) - Sp)) / 2
+        mlev = len((S | {i}) - Sp) if self.i_in_maj else len(S - Sp)
+        return half_hat(s, level) * self.maj(n - s, mlev) * self.scale
 
 
 _GRID = ((9, 4, 2), (10, 4, 2), (11, 4, 2), (12, 4, 2), (11, 6, 2), (12, 6, 2), (11, 6, 4), (12, 6, 4))
@@ -215,7 +221,10 @@ _C13_DOC_COMMON = """
     -------
     Ignoring coordinate i in the Half level (S-bar for S-bar minus {i}, resp. S-bar cup (S' cap {i})) fails for
     i in S' (where the true value is a Half coefficient one level off); Maj_{n-s+1} for Maj_{n-s}
-    fails whenever n - s is odd (Maj_{n-s+1} is the tie-broken even majority).
+    fails whenever n - s is odd (Maj_{n-s+1} is the tie-broken even majority).  Second reader: factor 1
+    for 1/2 fails on every non-zero coordinate; moving i out of the Maj level changes the level's parity
+    (odd <-> even), where Maj_{n-s} of the other parity differs (exhaustive sums, exact); both were already
+    rejected by the old checker (no checker bug found).
 
     Notes
     -----
@@ -234,7 +243,11 @@ _C13_DOC_COMMON = """
     lines=[(4507, 4549)],
     printed=UnderSparseFormula(maj_hat),
     mutants=[Mutant("half-level-without-i", "Half_s^(S-bar) instead of Half_s^(S-bar minus {i})", UnderSparseFormula(maj_hat, False)),
-             Mutant("maj-n-s+1", "Maj_{n-s+1} instead of Maj_{n-s}", UnderSparseFormula(lambda N, t: maj_hat(N + 1, t)))],
+             Mutant("maj-n-s+1", "Maj_{n-s+1} instead of Maj_{n-s}", UnderSparseFormula(lambda N, t: maj_hat(N + 1, t))),
+             Mutant("scale-1", "factor 1 instead of 1/2", UnderSparseFormula(maj_hat, scale=Fraction(1)), origin="second-reader"),
+             Mutant("maj-level-without-i", "Maj_{n-s}^(S minus S-bar) (i not removed from the Maj level)",
+                    UnderSparseFormula(maj_hat, i_in_maj=False), origin="second-reader")],
+    parts=[Part("formula", "for i in S: E[d h/d w_i chi_S] = (1/2) Half_s^(S-bar minus {i}) Maj_{n-s}^(S minus (S-bar cup {i}))")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("neurons", int, 1, 200, doc="random neurons per (n, k, s)")],
@@ -266,7 +279,11 @@ def check_undersparse_in_S(statement: UnderSparseFormula, p, ctx) -> Verdict:
     lines=[(4551, 4576)],
     printed=UnderSparseFormula(maj_hat),
     mutants=[Mutant("half-level-without-i", "Half_s^(S-bar) instead of Half_s^(S-bar cup (S' cap {i}))", UnderSparseFormula(maj_hat, False)),
-             Mutant("maj-n-s+1", "Maj_{n-s+1} instead of Maj_{n-s}", UnderSparseFormula(lambda N, t: maj_hat(N + 1, t)))],
+             Mutant("maj-n-s+1", "Maj_{n-s+1} instead of Maj_{n-s}", UnderSparseFormula(lambda N, t: maj_hat(N + 1, t))),
+             Mutant("scale-1", "factor 1 instead of 1/2", UnderSparseFormula(maj_hat, scale=Fraction(1)), origin="second-reader"),
+             Mutant("maj-level-without-i", "Maj_{n-s}^(S minus S') (i not added to the Maj level)",
+                    UnderSparseFormula(maj_hat, i_in_maj=False), origin="second-reader")],
+    parts=[Part("formula", "for i not in S: E[d h/d w_i chi_S] = (1/2) Half_s^(S-bar cup (S' cap {i})) Maj_{n-s}^((S cup {i}) minus S')")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("neurons", int, 1, 200, doc="random neurons per (n, k, s)")],
@@ -299,10 +316,19 @@ for _fn in (check_undersparse_in_S, check_undersparse_off_S):
 
 @dataclass(frozen=True)
 class GoodUnderSparse:
-    """Good neuron (S' inside S): xi_rel on S minus S', xi_irr off S, 0 on S'."""
+    """Good neuron (S' inside S): scale Half_s^(s + half_shift) Maj_{n-s}^(k-s+rel_level) on S minus S',
+    scale Half_s^(s + half_shift) Maj_{n-s}^(k-s+irr_level) off S, 0 on S' (printed: 1/2, 0, -1, +1)."""
 
-    rel: Callable[[int, int, int], Fraction]
-    irr: Callable[[int, int, int], Fraction]
+    scale: Fraction = Fraction(1, 2)
+    half_shift: int = 0
+    rel_level: int = -1
+    irr_level: int = 1
+
+    def rel(self, n, k, s):
+        return self.scale * half_hat(s, s + self.half_shift) * maj_hat(n - s, k - s + self.rel_level)
+
+    def irr(self, n, k, s):
+        return self.scale * half_hat(s, s + self.half_shift) * maj_hat(n - s, k - s + self.irr_level)
 
 
 @claim(
@@ -312,8 +338,13 @@ class GoodUnderSparse:
     entry="E21",
     title="Good under-sparse neurons: xi_rel = Half_s^(s) Maj_{n-s}^(k-s-1)/2 on S minus S', xi_irr = ...(k-s+1)/2 off S",
     lines=[(4578, 4600)],
-    printed=GoodUnderSparse(xi_rel, xi_irr),
-    mutants=[Mutant("levels-swapped", "Maj levels k-s+1 on S minus S' and k-s-1 off S", GoodUnderSparse(xi_irr, xi_rel))],
+    printed=GoodUnderSparse(),
+    mutants=[Mutant("levels-swapped", "Maj levels k-s+1 on S minus S' and k-s-1 off S", GoodUnderSparse(rel_level=1, irr_level=-1)),
+             Mutant("half-level-s-2", "Half_s^(s-2) instead of Half_s^(s)", GoodUnderSparse(half_shift=-2), origin="second-reader"),
+             Mutant("irr-level-k-s+3", "Maj_{n-s}^(k-s+3) off S", GoodUnderSparse(irr_level=3), origin="second-reader")],
+    parts=[Part("on-S-minus-S'", "xi = (1/2) Half_s^(s) Maj_{n-s}^(k-s-1) for i in S minus S'"),
+           Part("off-S", "xi = (1/2) Half_s^(s) Maj_{n-s}^(k-s+1) for i not in S"),
+           Part("on-S'", "xi = 0 for i in S'")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("n_max", int, 9, 20, doc="exhaustive sums for n <= n_max")],
@@ -345,7 +376,11 @@ def check_good_undersparse(statement: GoodUnderSparse, p, ctx) -> Verdict:
 
     Mutants
     -------
-    Swapping the majority levels fails at (n, k, s) = (7, 4, 2) already.
+    Swapping the majority levels fails at (n, k, s) = (7, 4, 2) already.  Second reader: Half_s^(s-2) in
+    place of Half_s^(s) (|Half_2^(0)| = 1/2 vs |Half_2^(2)| = 1/2 but of opposite sign for s = 2; different
+    magnitudes for s >= 4) and Maj level k-s+3 off S (a different odd coefficient) both fail on the exhaustive
+    sums (exact); the old object (kernel functions) could not express them.  The printed constants are
+    now fields (scale 1/2, Half level s, Maj levels k-s-1 and k-s+1).
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("good")
@@ -494,7 +529,18 @@ class SampleExponents:
     lines=[(1103, 1105)],
     printed=SampleExponents(lambda k, s: k - s - 1, lambda k: k - 1),
     mutants=[Mutant("under-exponent-k-s", "m = (n/k)^{k-s}", SampleExponents(lambda k, s: k - s, lambda k: k - 1)),
-             Mutant("over-exponent-k-2", "m = n^2 (s/k)^{k-2}", SampleExponents(lambda k, s: k - s - 1, lambda k: k - 2))],
+             Mutant("over-exponent-k-2", "m = n^2 (s/k)^{k-2}", SampleExponents(lambda k, s: k - s - 1, lambda k: k - 2)),
+             Mutant("under-exponent-k-s-2", "m = (n/k)^{k-s-2}", SampleExponents(lambda k, s: k - s - 2, lambda k: k - 1),
+                    origin="second-reader"),
+             Mutant("over-exponent-k", "m = n^2 (s/k)^k", SampleExponents(lambda k, s: k - s - 1, lambda k: k),
+                    origin="second-reader")],
+    parts=[Part("under-sparse-m", "(2) s < k: m = Theta((n/k)^{k-s-1}) (as 1/xi_rel^2 of a good neuron)"),
+           Part("over-sparse-m", "(1) s > Omega(k): m = Theta(n^2 (s/k)^{k-1}) (the s-dependence, as 1/C_{k,s}^2)"),
+           Part("widths", "r = Theta((n/s)^k) (1), r = Theta((n/k)^s) (2)", asserted=False,
+                reason="the width is the inverse lottery probability; checked by thesis_ch6.lemma_C.2 and "
+                "thesis_ch6.theorem_C.11.width, not by this exponent check"),
+           Part("n^2-factor", "the n^2 log n factor of (1)", asserted=False,
+                reason="a union bound over coordinates (Lemma C.5), not a gap exponent; the footnote says truncation removes it")],
     expect=Status.MECHANISM,
     rigor=Rigor.MECHANISM,
     kind=Kind.MECHANISM,
@@ -531,7 +577,10 @@ def check_sample_exponents(statement: SampleExponents, p, ctx) -> Verdict:
 
     Mutants
     -------
-    Exponent k - s (under-sparse) or k - 2 (over-sparse) changes the end ratio by ~n_max/101.
+    Exponent k - s (under-sparse) or k - 2 (over-sparse) changes the end ratio by ~n_max/101.  Second reader:
+    exponents k - s - 2 and k (over-sparse) likewise move an end ratio by ~30 (exact closed forms); the old
+    checker rejected them too.  Mechanism claim: the factor-2 window is the scaling test, not a printed
+    bound, so no part is an inequality; the two unasserted parts are named with their reasons.
     """
     ev = Evidence("le", rigor=Rigor.MECHANISM)
     n_hi = p["n_max"] | 1
