@@ -33,6 +33,8 @@ from kernels.symmetric import symmetric_spectrum
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 
+CONTRACT_AUDITED = True
+
 
 def majority_spectrum_ties_minus(N: int) -> list[Fraction]:
     """Exact spectrum of Maj_N with sign(0) = -1 through the Krawtchouk route (kernels.symmetric)."""
@@ -48,11 +50,19 @@ def majority_spectrum_ties_minus(N: int) -> list[Fraction]:
 class GoodProbabilityBound:
     """P[S inside supp w] >= lower(n, k, s) for all s with s_min(k) <= s <= n."""
 
-    lower: Callable[[int, int, int], Fraction]
-    s_min: Callable[[int], int]
+    base: Fraction = Fraction(2)  # the 2 in (s/2n)^k
+    s_min_coef: int = 4  # the hypothesis 4k < s: s >= s_min_coef k + s_min_const
+    power_shift: int = 0  # exponent k + power_shift
+    s_min_const: int = 1
+
+    def lower(self, n: int, k: int, s: int) -> Fraction:
+        return (Fraction(s) / (self.base * n)) ** (k + self.power_shift)
+
+    def s_min(self, k: int) -> int:
+        return self.s_min_coef * k + self.s_min_const
 
 
-_PRINTED_C2 = GoodProbabilityBound(lambda n, k, s: Fraction(s, 2 * n) ** k, lambda k: 4 * k + 1)
+_PRINTED_C2 = GoodProbabilityBound()
 
 
 @claim(
@@ -64,9 +74,15 @@ _PRINTED_C2 = GoodProbabilityBound(lambda n, k, s: Fraction(s, 2 * n) ** k, lamb
     lines=[(4119, 4129)],
     printed=_PRINTED_C2,
     mutants=[
-        Mutant("no-factor-2", "(s/n)^k instead of (s/2n)^k", GoodProbabilityBound(lambda n, k, s: Fraction(s, n) ** k, lambda k: 4 * k + 1)),
-        Mutant("hypothesis-dropped", "drop 4k < s (any s >= k)", GoodProbabilityBound(_PRINTED_C2.lower, lambda k: k)),
+        Mutant("no-factor-2", "(s/n)^k instead of (s/2n)^k", GoodProbabilityBound(base=Fraction(1))),
+        Mutant("hypothesis-dropped", "drop 4k < s (any s >= k)", GoodProbabilityBound(s_min_coef=1, s_min_const=0)),
+        Mutant("near-base-0.99", "(s/(0.99 n))^k: the bound x 2.02 at k = 1, beyond the exact sharpness 0.5 (k = 1: p = s/n "
+               "= 2 (s/2n) for every s); rejected at k = 1 (s/n < s/(0.99 n))",
+               GoodProbabilityBound(base=Fraction(99, 100)), near_boundary=True, part="bound", origin="second-reader"),
+        Mutant("exponent-k-1", "(s/2n)^{k-1} (one factor fewer)", GoodProbabilityBound(power_shift=-1), origin="second-reader"),
     ],
+    parts=[Part("bound", "4k < s <= n => P[w good] >= (s/2n)^k", inequality=True),
+           Part("closed-form", "P[w good] = C(n-k, s-k)/C(n, s) (the proof's count)")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("n_max", int, 2, 400, doc="all n <= n_max"), Param("k_max", int, 1, 16, doc="all k <= k_max"),
@@ -101,6 +117,11 @@ def check_good_probability(statement: GoodProbabilityBound, p, ctx) -> Verdict:
     (s/n)^k fails as soon as k >= 2 and s < n: first witness n = 10, k = 2, s = 9 (p = 4/5 < 81/100).
     Dropping the hypothesis 4k < s: at s = k the probability is 1/C(n, k), below (k/2n)^k once n and k
     are large: first witness n = 52, k = s = 9 (the checker scans k <= k_max, n <= n_max).
+    Second reader: exponent k - 1 fails at k = 1 (p = s/n < 1); base 0.99 fails at k = 1 (exact).  Both
+    were rejected by the old checker too.  Sharpness of "bound" (lower/p): exactly 0.5, attained at k = 1
+    for every s (p = s/n); for k >= 2 the ratio is smaller (p/lower = 2^k prod (1 - i/s)/(1 - i/n) grows
+    like 2^k e^{-k/8} under s > 4k), so the factor 2 is tight only at k = 1.  The search is exhaustive
+    over n <= n_max, k <= k_max, every admissible s.
     """
     ev = Evidence("ge", rigor=Rigor.EXACT)
     for n in range(2, p["n_enum"] + 1):
@@ -119,7 +140,8 @@ def check_good_probability(statement: GoodProbabilityBound, p, ctx) -> Verdict:
             if best is None:
                 continue
             s = best[1]
-            ev.add({"n": n, "k": k, "s": s, "ratio p/lower": float(best[0])}, p_good_oversparse(n, k, s), statement.lower(n, k, s))
+            ev.add({"n": n, "k": k, "s": s, "ratio p/lower": float(best[0])}, p_good_oversparse(n, k, s), statement.lower(n, k, s),
+                   part="bound")
     return ev.verdict()
 
 
@@ -154,7 +176,19 @@ _PRINTED_C3 = FourierGap(C_ks, c_ks, lambda k: 0.5 * math.sqrt(rho(k - 1)), lamb
         Mutant("ratio-k/s", "|c|/|C| <= k/s", FourierGap(C_ks, c_ks, _PRINTED_C3.kappa, lambda k, s: Fraction(k, s))),
         Mutant("kappa-no-half", "kappa_k = sqrt(rho(k-1))", FourierGap(C_ks, c_ks, lambda k: math.sqrt(rho(k - 1)), _PRINTED_C3.ratio)),
         Mutant("levels-swapped", "C = Maj^(k+1)/2, c = Maj^(k-1)/2", FourierGap(c_ks, C_ks, _PRINTED_C3.kappa, _PRINTED_C3.ratio)),
+        Mutant("near-ratio-1.28k/s", "|c|/|C| <= 1.28 k/s (4k/s x 0.32), beyond the quick sharpness 0.3239: at k = 38, s = 153 "
+               "the exact ratio (k-1)/(s-k) = 37/115 = 0.3217 > 1.28 x 38/153 = 0.3179", FourierGap(C_ks, c_ks, _PRINTED_C3.kappa,
+               lambda k, s: Fraction(128, 100) * Fraction(k, s)), near_boundary=True, part="ratio", origin="second-reader"),
+        Mutant("near-kappa-x1.001", "kappa_k x 1.001 (kappa^2 x 1.002), beyond the quick sharpness 0.99875 at k = 2, s = 401: "
+               "|C|^2 C(s, 1) = W^1[Maj_s]/4 decreases to rho(1)/4 = kappa_2^2", FourierGap(C_ks, c_ks,
+               lambda k: 1.001 * 0.5 * math.sqrt(rho(k - 1)), _PRINTED_C3.ratio), near_boundary=True, part="kappa",
+               origin="second-reader"),
     ],
+    parts=[Part("on-S", "for i in S: E[d h/d w_i chi_S] = C_{k,s} = Maj_s^(k-1)/2"),
+           Part("off-S", "for i not in S: E[d h/d w_i chi_S] = w_i c_{k,s}, c_{k,s} = Maj_s^(k+1)/2"),
+           Part("kappa", "|C_{k,s}| > kappa_k C(s, k-1)^{-1/2} (some constant kappa_k; the proof's kappa_k = sqrt(rho(k-1))/2)",
+                inequality=True),
+           Part("ratio", "|c_{k,s}|/|C_{k,s}| <= 4k/s", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("neurons", int, 1, 200, doc="random good neurons per (n, k, s)"),
@@ -194,6 +228,12 @@ def check_fourier_gap(statement: FourierGap, p, ctx) -> Verdict:
     -------
     (k-1)/s is below the exact ratio (k-1)/(s-k) for every s; k/s fails for s < k^2 (k = 6, s = 25);
     kappa without the 1/2 fails for large s (the ratio tends to 1/2); swapping the levels fails (a).
+    Second reader (near-boundary, both exact): ratio 1.28 k/s fails at (k, s) = (38, 153); kappa x 1.001 fails
+    at (k, s) = (2, 401).  The old checker rejected both (no checker bug found).  Sharpness: ratio 0.3239 at
+    (38, 153) (the exact ratio is (k-1)/(s-k); its sup over 4k < s is 1/3 as k grows: the 4k/s bound is loose
+    by 3x); kappa 0.99875 at (2, 401) (-> 1 as s grows: the proof's kappa is asymptotically tight).  The grid is
+    exhaustive over even k < 40 and odd s <= s_max (the extremes are at the smallest s for the ratio and the
+    largest s for kappa).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     rng = ctx.rng("neurons")
@@ -221,14 +261,14 @@ def check_fourier_gap(statement: FourierGap, p, ctx) -> Verdict:
             if s % 2 == 0:
                 continue
             C, c = statement.C(k, s), statement.c(k, s)
-            ev.add({"k": k, "s": s, "bound": "|c|/|C|"}, abs(c) / abs(C), statement.ratio(k, s))
+            ev.add({"k": k, "s": s, "bound": "|c|/|C|"}, abs(c) / abs(C), statement.ratio(k, s), part="ratio")
             lhs = float(C * C * comb(s, k - 1))
             if worst_kappa is None or lhs / kap2 < worst_kappa[0]:
                 worst_kappa = (lhs / kap2, k, s, lhs, kap2)
             if lhs <= kap2:
-                ev.add({"k": k, "s": s, "bound": "|C|^2 C(s,k-1) > kappa^2"}, lhs, kap2, relation="gt")
+                ev.add({"k": k, "s": s, "bound": "|C|^2 C(s,k-1) > kappa^2"}, lhs, kap2, relation="gt", part="kappa")
     _, k, s, lhs, kap2 = worst_kappa
-    ev.add({"k": k, "s": s, "bound": "|C|^2 C(s,k-1) > kappa^2 (tightest)"}, lhs, kap2, relation="gt")
+    ev.add({"k": k, "s": s, "bound": "|C|^2 C(s,k-1) > kappa^2 (tightest)"}, lhs, kap2, relation="gt", part="kappa")
     ev.details["exact ratio c/C = -(k-1)/(s-k)"] = all(
         C_ks(k, s) * (-(k - 1)) == c_ks(k, s) * (s - k) for k in range(2, 20, 2) for s in range(4 * k + 1, 201, 2))
     return ev.verdict(backend=ctx.backend)
@@ -351,7 +391,8 @@ def check_bad_neurons(statement: BadNeuronBound, p, ctx) -> Verdict:
                 nz = {i: g[i] for i in range(n) if g[i] != 0}
                 expect = {S[0]: C_ks(k, s)} if missing == 1 else {}
                 structure_ok &= nz == expect
-                ev.add({"n": n, "k": k, "s": s, "|S\\w|": missing, "S": S}, sum(abs(v) for v in g), statement.bound(k, s))
+                ev.add({"n": n, "k": k, "s": s, "|S\\w|": missing, "S": S}, sum(abs(v) for v in g), statement.bound(k, s),
+                       part="bound")
     ev.details["vector = C e_i (|S\\w| = 1) or 0 (|S\\w| >= 2)"] = structure_ok
     ev.add({"check": "proof structure"}, structure_ok, relation="true")
     return ev.verdict(backend=ctx.backend)
@@ -778,9 +819,10 @@ def check_good_init(statement: GoodInit, p, ctx) -> Verdict:
 
 @dataclass(frozen=True)
 class WidthRule:
-    """r(n, k, s, delta) = ceil(20 k (2n/s)^e log(2k/delta)) with exponent e(k)."""
+    """r(n, k, s, delta) = ceil(width_const k (2n/s)^e log(2k/delta)) with exponent e(k) (printed: 20, e = k)."""
 
     exponent: Callable[[int], int]
+    width_const: float = 20.0
 
 
 @claim(
@@ -791,7 +833,14 @@ class WidthRule:
     title="Theorem 6.4 / C.11: width r ~ (n/s)^k buys a good neuron per bias w.p. >= 1 - delta; the constants are untestable",
     lines=[(1222, 1226), (4434, 4466)],
     printed=WidthRule(lambda k: k),
-    mutants=[Mutant("exponent-k-1", "r = ceil(20k(2n/s)^{k-1} log(2k/delta))", WidthRule(lambda k: k - 1))],
+    mutants=[Mutant("exponent-k-1", "r = ceil(20k(2n/s)^{k-1} log(2k/delta))", WidthRule(lambda k: k - 1)),
+             Mutant("near-width-const-0.2", "width constant 20 -> 0.2 (x 0.01), beyond the quick sharpness 0.01086 (r_min/r at "
+                    "n = 10^4, k = 2, s = 9, delta = 0.01): r = 1.18e7 < r_min = 1.29e7, the success probability (exact for "
+                    "k = 2) drops below 1 - delta", WidthRule(lambda k: k, 0.2), near_boundary=True, part="width", origin="second-reader")],
+    parts=[Part("width", "r = ceil(20k(2n/s)^k log(2k/delta)) gives a good neuron in every bias class w.p. >= 1 - delta", inequality=True),
+           Part("data-time", "m >= alpha_3 C(s,k-1) n^2 log(nr/delta) log(1/delta), T >= alpha_4 log(1/delta) log T/eps^2 => L_D(h) <= eps",
+                asserted=False, reason="not runnable at the theorem's constants (k = 2, eps = 0.1 needs s >= 3e9); the algorithm is "
+                "executed at n = 12 by thesis_ch6.theorem_C.11.one_step, its lemmas checked separately (C.2-C.10)")],
     expect=Status.MECHANISM,
     rigor=Rigor.MECHANISM,
     kind=Kind.MECHANISM,
@@ -829,17 +878,31 @@ def check_width_rule(statement: WidthRule, p, ctx) -> Verdict:
     Mutants
     -------
     Exponent k - 1: the expected number of good neurons is ~10k 2^{k-1}(s/n) log(2k/delta) < 1 for large n:
-    at n = 10^4, k = 2, s = 9 the success probability is ~0.2 << 0.99.
+    at n = 10^4, k = 2, s = 9 the success probability is ~0.2 << 0.99.  Second reader, near-boundary: width
+    constant 0.2 (rejected, exact for k = 2).  Sharpness: r_min/r, the smallest width (bisection on the closed
+    form) keeping the success probability >= 1 - delta over the printed r; 0.01086 at quick (n = 10^4, k = 2,
+    s = 9, delta = 0.01): the constant 20 (and the (2n/s)^k for (n/s)^k) is ~90x larger than the lottery
+    needs, a bound loose by > 10x (a finding, not an error: the theorem only claims sufficiency).
     """
     ev = Evidence("ge", rigor=Rigor.MECHANISM)
     n = 100
     while n <= p["n_max"]:
         for k, s in ((2, 9), (2, 17), (4, 17)):
             for delta in (0.01, 0.1):
-                r = math.ceil(20 * k * (2 * n / s) ** statement.exponent(k) * math.log(2 * k / delta))
+                r = math.ceil(statement.width_const * k * (2 * n / s) ** statement.exponent(k) * math.log(2 * k / delta))
                 q = float(p_good_oversparse(n, k, s)) * 2 / k
-                miss = math.exp((r // 2) * math.log1p(-q))
-                ev.add({"n": n, "k": k, "s": s, "delta": delta, "r": r}, 1 - (k // 2) * miss, 1 - delta)
+
+                def success(rr, q=q, k=k):
+                    return 1 - (k // 2) * math.exp((rr // 2) * math.log1p(-q))
+
+                ok = ev.add({"n": n, "k": k, "s": s, "delta": delta, "r": r}, success(r), 1 - delta)
+                if ok:
+                    lo_r, hi_r = 2, r
+                    while hi_r - lo_r > max(2, r // 10000):
+                        mid = (lo_r + hi_r) // 2
+                        lo_r, hi_r = (lo_r, mid) if success(mid) >= 1 - delta else (mid, hi_r)
+                    ev.sharpness({"n": n, "k": k, "s": s, "delta": delta, "r": r, "r_min": hi_r, "quantity": "r_min / r"},
+                                 hi_r / r, part="width")
         n *= 10
     table = []
     for s in (9, 17, 33, 65):
@@ -878,6 +941,9 @@ class ExactSparsity:
     factor: Callable[[int, int], float]
 
 
+_EXACT_PRINTED = ExactSparsity(lambda n, k: comb(n, k))
+
+
 @claim(
     id="thesis_ch6.exact_sparsity_remark",
     source=SOURCE,
@@ -885,8 +951,13 @@ class ExactSparsity:
     entry="E28",
     title="With s = k and width r = C(n,k) log(1/delta) some neuron has supp w = S w.p. >= 1 - delta",
     lines=[(1238, 1242)],
-    printed=ExactSparsity(lambda n, k: comb(n, k)),
-    mutants=[Mutant("width-n^(k-1)", "r = n^{k-1} log(1/delta)", ExactSparsity(lambda n, k: n ** (k - 1)))],
+    printed=_EXACT_PRINTED,
+    mutants=[Mutant("width-n^(k-1)", "r = n^{k-1} log(1/delta)", ExactSparsity(lambda n, k: n ** (k - 1))),
+             Mutant("near-0.97C", "r = 0.97 C(n,k) log(1/delta) (x 0.97), beyond the quick sharpness 0.995 (r_min/r at n = 12, "
+                    "k = 2, delta = 0.05: r_min = 197 of 198); the closed form 1 - (1 - 1/C)^r drops below 1 - delta (at (8, 2, 0.05): r = 82, 0.9493)",
+                    ExactSparsity(lambda n, k: 0.97 * comb(n, k)), near_boundary=True, part="existence", origin="second-reader")],
+    parts=[Part("existence", "s = k, r >= C(n,k) log(1/delta) => P[some neuron has supp w = S] >= 1 - delta (the text's r = O~(n^k), "
+                "quantified)", inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.STATISTICAL,
     derived=True,
@@ -918,7 +989,13 @@ def check_exact_sparsity(statement: ExactSparsity, p, ctx) -> Verdict:
     Mutants
     -------
     r = n^{k-1} log(1/delta) is too small: at (n, k) = (8, 2), delta = 0.05, r = 24 < C = 28 gives
-    success probability 0.58 < 0.95.
+    success probability 0.58 < 0.95.  Second reader, near-boundary: r = 0.97 C log(1/delta) gives
+    1 - (1 - 1/C)^r < 1 - delta at (12, 2, 0.05) (exact closed form: r = 192 < r_min = 197).
+
+    Notes
+    -----
+    Sharpness: r_min/r with r_min = ceil(log delta / log(1 - 1/C)), the exact smallest width; 0.995 at quick
+    ((n, k) = (12, 2), delta = 0.05): (1 - 1/C)^{C log(1/delta)} -> delta, so the rule is tight as C grows.
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     rng = ctx.rng("inits")
@@ -928,6 +1005,8 @@ def check_exact_sparsity(statement: ExactSparsity, p, ctx) -> Verdict:
             r = math.ceil(statement.factor(n, k) * math.log(1 / delta))
             closed = 1 - math.exp(r * math.log1p(-1 / C))
             ev.add({"n": n, "k": k, "delta": delta, "r": r, "route": "closed form"}, closed, 1 - delta)
+            r_min = math.ceil(math.log(delta) / math.log1p(-1 / C))
+            ev.sharpness({"n": n, "k": k, "delta": delta, "r": r, "r_min": r_min, "quantity": "r_min / r"}, r_min / r, part="existence")
             hits = int(np.sum(np.any(rng.integers(0, C, size=(p["inits"], r)) == 0, axis=1)))
             upper = float(stats.beta.ppf(0.999, hits + 1, p["inits"] - hits)) if hits < p["inits"] else 1.0
             ev.add({"n": n, "k": k, "delta": delta, "r": r, "route": "Monte Carlo", "hits": hits, "inits": p["inits"]},
