@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import comb
 
 import numpy as np
@@ -23,7 +23,7 @@ from kernels.pareto_init import sparse_theta0
 from kernels.sq_frontier import mlp_params
 from kernels.training.two_layer import train_two_layer
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from .sq_lower_bound import _cp_lower
 
@@ -285,13 +285,24 @@ class MlpVsRf:
     source=SOURCE,
     label="Table C.2",
     entry="E26",
-    title="Tabular results (bookkeeping only, no data here): best MLPs beat tuned RFs in some but not all settings",
+    title="Tabular results (consistency of the text with the printed Table C.2 only, nothing re-run): best MLPs beat tuned RFs in some but not all settings",
     lines=[(1275, 1300), (4667, 4752)],
     printed=MlpVsRf(1, 47),
-    mutants=[Mutant("mlp-always-wins", "best MLPs outperform RFs in every setting", MlpVsRf(48, 48))],
-    expect=Status.REPRODUCED,
+    mutants=[Mutant("mlp-always-wins", "best MLPs outperform RFs in every setting", MlpVsRf(48, 48)),
+             Mutant("mlp-never-wins", "best MLPs outperform RFs in no setting (the table has 14 wins)", MlpVsRf(0, 0),
+                    origin="second-reader"),
+             Mutant("mlp-wins-majority", "best MLPs outperform RFs in most settings (>= 25 of 48; the table has 14)",
+                    MlpVsRf(25, 48), origin="second-reader")],
+    parts=[Part("text-vs-table", "'in some (but not all) settings our best MLPs outperform tuned RFs' agrees with the printed "
+                "medians of Table C.2 (1 <= #MLP wins <= 47 of 48)"),
+           Part("table-values", "the medians of Table C.2 (100 runs per cell, 16 OpenML tasks, 3 data fractions)", asserted=False,
+                reason="not re-run: the OpenML data sets do not ship with the suite and the MLP widths 1e4-1e5 need GPUs; "
+                "comparing the printed numbers with each other is no reproduction"),
+           Part("width-sparsity", "(2T), (3T): wide and sparsely-initialised MLPs improve on narrow / dense ones (Fig. C.3)",
+                asserted=False, reason="MLP-vs-MLP numbers of Fig. C.3 are not printed; nothing to compare, nothing re-run")],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.EXACT,
-    kind=Kind.EMPIRICAL,
+    kind=Kind.THEOREM,
 )
 def check_tabular_bookkeeping(statement: MlpVsRf, p, ctx) -> Verdict:
     """Sec. 6.4.2 / App. C.3.3: the tabular findings, as far as the reported numbers allow.
@@ -321,21 +332,28 @@ def check_tabular_bookkeeping(statement: MlpVsRf, p, ctx) -> Verdict:
 
     Mutants
     -------
-    "MLPs always win" fails: RF has the lower error in most 1% settings.
+    "MLPs always win" fails: RF has the lower error in most 1% settings.  Second reader: "never" and
+    "in most settings" fail on the exact count 14 of 48 (printed decimals).
 
     Notes
     -----
     The width and sparse-initialisation findings (2T), (3T) are MLP-vs-MLP comparisons in Fig. C.3, whose
     numbers are not printed; they cannot be checked without the data.
+    Second reader (re-judged): the old status "reproduced" overstated this check: it re-runs nothing, it
+    compares the text with the printed table.  Now kind theorem with the consistency part asserted and the
+    table values (the empirical content) not asserted: partly-confirmed.  With the caption's CI width < 2%,
+    the MLP wins by more than 2 points are listed in the details (differences under 2 points are within the
+    reported resolution).  No inequality part: the count is an exact predicate on printed numbers.
     """
     wins = [(t, f) for t, row in TABLE_C2.items() for f in range(3) if row[f] < row[3 + f]]
     ev = Evidence("ge", rigor=Rigor.EXACT)
-    ev.add({"settings": 48, "MLP wins": len(wins)}, len(wins), statement.least)
-    ev.add({"settings": 48, "MLP wins": len(wins)}, len(wins), statement.most, relation="le")
+    ev.add({"settings": 48, "MLP wins": len(wins), "least": statement.least, "most": statement.most},
+           statement.least <= len(wins) <= statement.most, relation="true")
     ev.details["MLP wins (task, fraction: 0=full, 1=10%, 2=1%)"] = wins
     ev.details["rows not monotone in the data fraction"] = [
         (t, g) for t, row in TABLE_C2.items() for g in (0, 3) if not row[g] <= row[g + 1] <= row[g + 2]]
     ev.details["|full MLP - Grinsztajn MLP| > 2"] = {t: round(abs(row[0] - row[6]), 1) for t, row in TABLE_C2.items() if abs(row[0] - row[6]) > 2}
+    ev.details["MLP wins by more than the CI width 2"] = [(t, f) for t, row in TABLE_C2.items() for f in range(3) if row[f] < row[3 + f] - 2]
     return ev.verdict()
 
 
@@ -346,6 +364,7 @@ class ComputeBudget:
     runs: float
     seconds_per_run: float
     gpu_hours: float
+    rounding: float = 1.25  # the reading of "around" / "on average" for one-significant-digit numbers (not printed)
 
 
 @claim(
@@ -353,13 +372,23 @@ class ComputeBudget:
     source=SOURCE,
     label="App. C.3.4",
     entry="E27",
-    title="Compute statement: 2e5 runs x 10 s = 556 GPU-hours, consistent with the reported ~600",
+    title="Compute statement: 2e5 runs x 10 s = 556 GPU-hours, consistent with the reported ~600 (arithmetic only, nothing re-run)",
     lines=[(4754, 4756)],
     printed=ComputeBudget(2e5, 10.0, 600.0),
-    mutants=[Mutant("1e5-runs", "1e5 runs", ComputeBudget(1e5, 10.0, 600.0))],
-    expect=Status.REPRODUCED,
+    mutants=[Mutant("1e5-runs", "1e5 runs", ComputeBudget(1e5, 10.0, 600.0)),
+             Mutant("near-700-hours", "700 GPU-hours reported (x 1.167): 700/555.6 = 1.26 > 1.25, beyond the sharpness "
+                    "0.864 (600/555.6 = 1.08 of the allowed 1.25)", ComputeBudget(2e5, 10.0, 700.0), near_boundary=True,
+                    part="arithmetic", origin="second-reader"),
+             Mutant("60-s-per-run", "60 s per run (a minute): 3333 GPU-hours, 5.6x the reported 600",
+                    ComputeBudget(2e5, 60.0, 600.0), origin="second-reader")],
+    parts=[Part("arithmetic", "around 2e5 runs x 10 s on average ~ 600 GPU-hours (consistent within the rounding of one-digit numbers)",
+                inequality=True),
+           Part("run-time", "a single T = 1e5 run took 10 s on average (P40/P100/V100/A6000 GPUs, early termination)", asserted=False,
+                reason="no logs ship, and re-timing needs the authors' pipeline and GPUs; the E23 grid of this suite reports its own CPU seconds"),
+           Part("run-count", "around 2e5 training runs in total", asserted=False, reason="not reconstructible from the printed grids")],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.EXACT,
-    kind=Kind.EMPIRICAL,
+    kind=Kind.THEOREM,
 )
 def check_compute_budget(statement: ComputeBudget, p, ctx) -> Verdict:
     """App. C.3.4: software, compute and resource costs.
@@ -386,12 +415,20 @@ def check_compute_budget(statement: ComputeBudget, p, ctx) -> Verdict:
 
     Mutants
     -------
-    1e5 runs give 278 GPU-hours, a factor 2.2 from 600.
+    1e5 runs give 278 GPU-hours, a factor 2.2 from 600.  Second reader: 700 hours (near-boundary: 700/555.6
+    = 1.26 > 1.25) and 60 s per run (3333 hours) fail the same arithmetic.
+
+    Notes
+    -----
+    Second reader (re-judged): the old status "reproduced" overstated the check, which re-runs nothing; it is
+    the internal consistency of three printed numbers.  Now kind theorem, the arithmetic part asserted (with
+    the stated reading of "around", field ``rounding``), the run time and run count (the empirical content)
+    not asserted: partly-confirmed.  Sharpness of "arithmetic": 1.08/1.25 = 0.864 (the only case).
     """
     hours = statement.runs * statement.seconds_per_run / 3600
     ev = Evidence("le", rigor=Rigor.EXACT)
     ev.add({"runs": statement.runs, "s/run": statement.seconds_per_run, "hours": hours, "reported": statement.gpu_hours},
-           max(hours / statement.gpu_hours, statement.gpu_hours / hours), 1.25)
+           max(hours / statement.gpu_hours, statement.gpu_hours / hours), statement.rounding, part="arithmetic")
     return ev.verdict()
 
 
