@@ -103,7 +103,7 @@ def check_data_model(statement: DataModel, p, ctx) -> Verdict:
     x1-uniform fails (iii) (|z| ~ 18 at n = 3e4, ~33 at 1e5); (ii) cannot see it, since E pi_0(P) = 1/2 =
     P(x_1 = 0) either way.  Second reader: flat-alpha-2 and flat-alpha-1/2 are false because a Dir(alpha)
     row has E P_00^2 = (alpha+1)/(k(k alpha+1)) (Beta(alpha, (k-1)alpha) moments), equal to the
-    uniform-simplex 2/(k(k+1)) only at alpha = 1 (k = 2: 0.3 and 0.375 against 1/3; |z| > 20 at
+    uniform-simplex 2/(k(k+1)) only at alpha = 1 (k = 2: 0.3 and 0.375 against 1/3; |z| ~ 25 and ~ 20 at
     n = 3e4).  The old checker could not express either (no alpha field, the Dir(1) rows were never
     tested): the part "flat = uniform" was unchecked.
 
