@@ -14,6 +14,8 @@ and kernels.training.induction (transformer K5, the Prop. 8.2 construction, trai
 """
 
 SOURCE = "thesis_ch8"
+#: every module of the package is audited under the verdict contract (docs/audit/thesis_ch8_*.md)
+CONTRACT_AUDITED = True
 SEED_FILE = "seeds/004_04714447523023d5.txt"
 CATALOG_FILE = "thesis_ch8_induction_heads.md"
 CATALOG_ENTRIES = {

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
 from kernels.markov_icl import (
+    k2_exact_losses,
     last_token_kl,
     minimal_model_forward,
     minimal_model_forward_ref,
@@ -27,8 +28,10 @@ from kernels.training.induction import (
     transformer_forward,
 )
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 # ---------------------------------------------------------------------------------------------
 # C6. definitions
@@ -38,21 +41,24 @@ from . import SOURCE
 @dataclass(frozen=True)
 class MarginDefinition:
     norm_k_minus_1: bool = False  # mutant: normalise the margin loss by 1/(k-1)
+    residual: bool = True  # (8.4): each layer is Attn + I (the residual stream)
+    score_power: float = 0.5  # (8.5): scores divided by d^score_power (sqrt d)
+    pos_offset: int = 1  # (8.5): key j at query i gets the position vector v_{i-j+pos_offset}
 
 
-def _transformer_loop(x, k, layers, readout):
-    """Plain-loop reference of (8.4)-(8.5) for one sequence."""
+def _transformer_loop(x, k, layers, readout, f: MarginDefinition = MarginDefinition()):
+    """Plain-loop reference of (8.4)-(8.5) for one sequence, as the statement prints them."""
     t = len(x)
     d = layers[0].WQ.shape[0]
     z = [np.eye(d)[xi] for xi in x]
     for L in layers:
         new = []
         for i in range(t):
-            sc = [float((z[i] @ L.WQ) @ (z[j] @ L.WK + L.pos[i - j])) / math.sqrt(d) for j in range(i + 1)]
+            sc = [float((z[i] @ L.WQ) @ (z[j] @ L.WK + L.pos[(i - j + f.pos_offset - 1) % t])) / d**f.score_power for j in range(i + 1)]
             m = max(sc)
             w = [math.exp(s - m) for s in sc]
             tot = sum(w)
-            new.append(z[i] + sum((w[j] / tot) * (z[j] @ L.WV) for j in range(i + 1)))
+            new.append((z[i] if f.residual else 0) + sum((w[j] / tot) * (z[j] @ L.WV) for j in range(i + 1)))
         z = new
     return np.array([zi @ readout for zi in z])
 
@@ -65,7 +71,16 @@ def _transformer_loop(x, k, layers, readout):
     title="Attention-only transformer with relative positions (8.4)-(8.5); margin loss (8.7) and its linear regime",
     lines=[(1756, 1780), (5663, 5667)],
     printed=MarginDefinition(),
-    mutants=[Mutant("norm-1/(k-1)", "margin loss normalised by 1/(k-1) instead of 1/k", MarginDefinition(norm_k_minus_1=True))],
+    parts=[
+        Part("transformer", "(8.4)-(8.5) TF = P o (Attn_n + I) o ... o (Attn_1 + I), Attn(z) = softmax(mask(A)) z W_V, "
+             "A_ij = (z_i W_Q)(z_j W_K + v_{i-j+1})^T / sqrt d"),
+        Part("margin_loss", "(8.7) l_M(f, y) = (1/k) sum_{i != y} max{0, Delta + f_i - f_y}"),
+        Part("linear_regime", "(E.8) with every hinge active l_M = ((k-1)/k) Delta + (1/k) sum_i f_i - f_y, gradient (1/k) sum_i grad f_i - grad f_y"),
+    ],
+    mutants=[Mutant("norm-1/(k-1)", "margin loss normalised by 1/(k-1) instead of 1/k", MarginDefinition(norm_k_minus_1=True)),
+             Mutant("no-residual", "(8.4) without the identity: Attn_n o ... o Attn_1", MarginDefinition(residual=False), origin="second-reader"),
+             Mutant("scale-1/d", "(8.5) scores divided by d instead of sqrt d", MarginDefinition(score_power=1.0), origin="second-reader"),
+             Mutant("pos-v_{i-j}", "(8.5) position vector v_{i-j} (offset off by one)", MarginDefinition(pos_offset=0), origin="second-reader")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("cases", int, 1, 1000)],
@@ -100,7 +115,12 @@ def check_definitions(statement: MarginDefinition, p, ctx) -> Verdict:
 
     Mutants
     -------
-    norm-1/(k-1) fails (ii) at the first case with k = 3 (and k = 4).
+    norm-1/(k-1) fails (ii) at the first case with k = 3 (and k = 4).  Second reader (none expressible
+    before: the loop reference hard-coded (8.4)-(8.5)): no-residual, scale-1/d and pos-v_{i-j} each
+    change the output on random weights (differences O(1) >> 1e-12; at d = 5 the scale changes by
+    sqrt 5), so they fail (i) on the first sequence.  They are false as readings of (8.4)-(8.5) because
+    the kernel executes the printed definition (the kernel is the thesis's model; the mutants are other
+    models).  Parts: (i) transformer, (ii) margin_loss and linear_regime; no inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("cases")
@@ -110,7 +130,7 @@ def check_definitions(statement: MarginDefinition, p, ctx) -> Verdict:
     x = rng.integers(0, k, size=(2, t))
     out = transformer_forward(x, k, layers, readout)
     for n in range(2):
-        ref = _transformer_loop(list(x[n]), k, layers, readout)
+        ref = _transformer_loop(list(x[n]), k, layers, readout, statement)
         ev.add({"sequence": n, "part": "(i) kernel = loop reference"}, float(np.abs(out[n] - ref).max()), 0.0, relation="approx", tol=1e-12)
     for c in range(p["cases"]):
         k = (2, 3, 4)[c % 3]
@@ -142,6 +162,7 @@ class BigramConstruction:
     offset: int = 2  # layer-1 position embedding at r = offset (2: previous token)
     normalise: bool = True  # the output is the normalised successor frequency (False: counts)
     x0_convention: bool = True  # x_0 := x_1 (position 1 attends to itself in layer 1)
+    footnote_frac: float = 0.1  # footnote "close to Bayes optimal": readout - Bayes <= footnote_frac (unigram - Bayes)
 
 
 def _error_bound(t: int, c: float, d: int, layer2: float) -> float:
@@ -173,6 +194,19 @@ def _limit_last(x: np.ndarray, k: int) -> np.ndarray:
         Mutant("counts", "the output is the count of x_i -> j (not normalised)", BigramConstruction(normalise=False)),
         Mutant("no-x0-convention", "limit without the x_0 := x_1 boundary convention", BigramConstruction(x0_convention=False)),
         Mutant("v1-instead-of-v2", "layer-1 position vector on r = 1 (attend to self)", BigramConstruction(offset=1)),
+        Mutant("footnote-frac-0.02", "near-boundary: the linear readout closes all but 2% of the unigram-to-Bayes gap "
+               "(sharpness 0.61 of the 0.1 reading, i.e. 6.1% +- 0.9% measured; 0.02 is 4.6 s.e. below); rejected at t = 60",
+               BigramConstruction(footnote_frac=0.02), near_boundary=True, part="footnote_readout", origin="second-reader"),
+        Mutant("offset-3", "layer-1 position vector on r = 3 (two tokens back): the output becomes skip-bigram statistics",
+               BigramConstruction(offset=3), origin="second-reader"),
+    ],
+    parts=[
+        Part("finds_bigram_statistics", "a single-head two-layer attention-only transformer (d = 3k, the printed weights) "
+             "outputs the empirical bigram statistics of x_i for large enough c (the c -> infinity limit, exact with hard attention)"),
+        Part("finite_c", "for finite c the output is within 1e-4 of the limit and within the derived bound "
+             "2 t c^2 e^{-c/sqrt d}/sqrt d + t e^{-c^2/(2 sqrt d)} (the checker's reading of 'large enough c')"),
+        Part("footnote_readout", "footnote: the linear readout a x + b 'can achieve close to Bayes optimal loss' (read: "
+             "loss - Bayes <= footnote_frac (unigram - Bayes), footnote_frac = 0.1)", inequality=True),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -222,7 +256,22 @@ def check_proposition_8_2(statement: BigramConstruction, p, ctx) -> Verdict:
     Mutants
     -------
     c=20,layer2-c/sqrt(d) fails (a) (error 0.1-0.8); counts fails (b); no-x0-convention fails (b) when
-    x_i = x_1; v1-instead-of-v2 fails (a) and (b) (the output becomes the unigram frequency).
+    x_i = x_1; v1-instead-of-v2 fails (a) and (b) (the output becomes the unigram frequency).  Second
+    reader: offset-3 (attend two back) is false on any sequence whose skip-bigram and bigram successor
+    counts differ (e.g. 0 1 0 1 ...); it fails (a), (b).  footnote-frac-0.02 (near-boundary): see below.
+
+    Notes
+    -----
+    Contract audit.  The old footnote criterion "readout loss < unigram / 3" is weaker than "close to
+    Bayes optimal": it accepts a readout halfway between bigram and unigram.  The footnote's "close" is
+    unquantified; the reading now asserted is loss - Bayes <= 0.1 (unigram - Bayes), Bayes exact from
+    K2/K3 (k2_exact_losses).  I chose 0.1 after seeing the quick numbers (readout 0.0193 +- 0.0007 at the
+    best a = 2.5, Bayes 0.01484, bigram 0.01502, unigram 0.0878 at t = 60: fraction 0.061, sharpness
+    0.61; the ratio readout/Bayes is 1.30, reported, so "close" is true in the gap sense and 30% above
+    in ratio).  The sharpness search is the grid over a (0.5..6 step 0.25); b is irrelevant for a shared
+    bias (softmax is shift invariant).  Near-boundary mutant footnote-frac-0.02 rejected.  The finite-c
+    part is recorded against the derived bound (largest error/bound 0.043 at k = 3, c = 80: the bound is
+    loose by ~23x; it is the checker's bound, not a printed one, so not an inequality part).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     rng = ctx.rng("chains")
@@ -279,8 +328,11 @@ def check_proposition_8_2(statement: BigramConstruction, p, ctx) -> Verdict:
 
     uni = float(last_token_kl(row, strategy_predictions(x, 2, "unigram")).mean())
     big = float(last_token_kl(row, strategy_predictions(x, 2, "bigram")).mean())
-    ev.details["footnote: best a, loss, s.e.; unigram; bigram"] = (best, uni, big)
-    ev.add({"k": 2, "t": t, "a": best[0], "part": "(c) footnote readout loss < unigram/3"}, best[1], uni / 3)
+    bayes = k2_exact_losses(t)["bayes"]
+    ev.details["footnote: best a, loss, s.e.; unigram; bigram; Bayes (exact)"] = (best, uni, big, bayes)
+    ev.add({"k": 2, "t": t, "a": best[0], "bayes": bayes, "unigram": uni, "fraction": (best[1] - bayes) / (uni - bayes),
+            "part": "footnote_readout: loss - Bayes <= footnote_frac (unigram - Bayes)"},
+           best[1] - bayes, statement.footnote_frac * (uni - bayes), part="footnote_readout")
     return ev.verdict(seed=ctx.seed("chains"))
 
 
@@ -293,6 +345,9 @@ def check_proposition_8_2(statement: BigramConstruction, p, ctx) -> Verdict:
 class Fact83:
     bigram_v_index: int = 2  # v = e_{bigram_v_index} with W = I gives the bigram counts
     toeplitz: str = "p-s+1"  # M_{ps} = v_{p-s+1}; mutant "p+s-1"
+    bigram_W: str = "identity"  # the bigram construction's W_k ('identity' or 'ones')
+    unigram_v_index: int = 1  # v = e_{unigram_v_index} with W = 11^T gives the unigram counts
+    unigram_W: str = "ones"  # the unigram construction's W_k
 
 
 def _forward_variant(x, W, v, k, toeplitz):
@@ -316,7 +371,15 @@ def _forward_variant(x, W, v, k, toeplitz):
     lines=[(1812, 1826), (5626, 5637)],
     printed=Fact83(),
     mutants=[Mutant("bigram-v=e1", "bigram construction with v = e_1 (self)", Fact83(bigram_v_index=1)),
-             Mutant("toeplitz-p+s-1", "M built with v_{p+s-1} (wrong Toeplitz direction)", Fact83(toeplitz="p+s-1"))],
+             Mutant("toeplitz-p+s-1", "M built with v_{p+s-1} (wrong Toeplitz direction)", Fact83(toeplitz="p+s-1")),
+             Mutant("bigram-W=11^T", "bigram construction with W_k = 11^T", Fact83(bigram_W="ones"), origin="second-reader"),
+             Mutant("unigram-v=e2", "unigram construction with v = e_2", Fact83(unigram_v_index=2), origin="second-reader"),
+             Mutant("unigram-W=I", "unigram construction with W_k = I", Fact83(unigram_W="identity"), origin="second-reader")],
+    parts=[
+        Part("matrix_form", "(8.8)/(E.2) f(E) = mask(E W (M E)^T) E with M_{ps} = v_{p-s+1} equals the double sum"),
+        Part("bigrams", "v = e_2, W_k = I: f(E)_{p,i} = sum_{t'=2}^p 1{x_t' = i} 1{x_{t'-1} = x_p}"),
+        Part("unigrams", "v = e_1, W_k = 11^T: f(E)_{p,i} = sum_{t'=1}^p 1{x_t' = i}"),
+    ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("sequences", int, 1, 500), Param("t", int, 2, 60)],
@@ -349,6 +412,10 @@ def check_fact_8_3(statement: Fact83, p, ctx) -> Verdict:
     Mutants
     -------
     bigram-v=e1 fails on the first sequence with a non-self transition; toeplitz-p+s-1 fails at p = 2.
+    Second reader (not expressible before: W and the unigram v were literals of the check): bigram-W=11^T
+    counts every t' >= 2 regardless of x_{t'-1} (false whenever x_{t'-1} != x_p); unigram-v=e2 counts
+    only t' >= 2 (false when x_1 = i: the count misses x_1); unigram-W=I counts only t' with x_{t'} = x_p
+    weighted (false for i != x_p).  All rejected on the first sequences.  No inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("sequences")
@@ -361,11 +428,13 @@ def check_fact_8_3(statement: Fact83, p, ctx) -> Verdict:
         fm = minimal_model_forward(np.array([x]), W, v, k)[0]
         fr = minimal_model_forward_ref(x, W.tolist(), v.tolist(), k)
         ev.add({"sequence": n, "k": k, "part": "(i) matrix form = double sum"}, bool((fm == np.array(fr)).all()), relation="true")
+        Wof = {"identity": np.eye(k, dtype=int).tolist(), "ones": np.ones((k, k), dtype=int).tolist()}
         e = [0] * t
         e[statement.bigram_v_index - 1] = 1
-        fb = _forward_variant(x, np.eye(k, dtype=int).tolist(), e, k, statement.toeplitz)
-        e1 = [1] + [0] * (t - 1)
-        fu = _forward_variant(x, np.ones((k, k), dtype=int).tolist(), e1, k, statement.toeplitz)
+        fb = _forward_variant(x, Wof[statement.bigram_W], e, k, statement.toeplitz)
+        e1 = [0] * t
+        e1[statement.unigram_v_index - 1] = 1
+        fu = _forward_variant(x, Wof[statement.unigram_W], e1, k, statement.toeplitz)
         for pp in range(t):
             for i in range(k):
                 big = sum(1 for tp in range(1, pp + 1) if x[tp] == i and x[tp - 1] == x[pp])
@@ -386,6 +455,8 @@ def check_fact_8_3(statement: Fact83, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class InitOutput:
     delta_rule: str = "c^2 t(t+1)/2"  # mutant: "c^2 t/2"
+    delta_coef: Fraction = Fraction(1, 2)  # Delta >= delta_coef c^2 t(t+1) (for the rule "c^2 t(t+1)/2")
+    weight_shift: int = 0  # f^(0)_{p,i} = c^2 sum_{t' <= p} 1{x_t' = i} (t' + weight_shift)
 
 
 @claim(
@@ -396,7 +467,16 @@ class InitOutput:
     title="At W = c11^T, v = c1: f_{p,i} = c^2 sum_{t' <= p} 1{x_t' = i} t'; Delta >= c^2 t(t+1)/2 makes every hinge active",
     lines=[(5657, 5661)],
     printed=InitOutput(),
-    mutants=[Mutant("Delta=c^2t/2", "Delta >= c^2 t/2 suffices", InitOutput(delta_rule="c^2 t/2"))],
+    mutants=[Mutant("Delta=c^2t/2", "Delta >= c^2 t/2 suffices", InitOutput(delta_rule="c^2 t/2")),
+             Mutant("Delta-coef-0.495", "near-boundary: Delta >= 0.495 c^2 t(t+1) suffices (sharpness exactly 1, attained by "
+                    "constant sequences); rejected at k = 2, t = 2, c = 1", InitOutput(delta_coef=Fraction(99, 200)),
+                    near_boundary=True, part="hinges_active", origin="second-reader"),
+             Mutant("weight-t'+1", "f^(0)_{p,i} = c^2 sum 1{x_t' = i} (t' + 1)", InitOutput(weight_shift=1), origin="second-reader")],
+    parts=[
+        Part("output_identity", "W_k = c11^T, v = c1: f^(0)_{p,i} = c^2 sum_{t' <= p} 1{x_t' = i} t'"),
+        Part("hinges_active", "Delta >= c^2 t(t+1)/2 makes every hinge Delta + f_i - f_y of the margin loss active at "
+             "initialisation", inequality=True),
+    ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("t2_max", int, 2, 14), Param("t3_max", int, 2, 8)],
@@ -427,7 +507,17 @@ def check_constant_init(statement: InitOutput, p, ctx) -> Verdict:
 
     Mutants
     -------
-    Delta=c^2t/2 fails at k = 2, t = 2 (constant sequence: hinge 1 + 0 - 3 < 0 at c = 1).
+    Delta=c^2t/2 fails at k = 2, t = 2 (constant sequence: hinge 1 + 0 - 3 < 0 at c = 1).  Second reader
+    (not expressible before: the coefficient and the weight t' were literals): Delta-coef-0.495 is
+    false because the constant sequence has f_y - f_i = c^2 t(t+1)/2 at p = t (exactly the printed
+    Delta), so any smaller coefficient leaves a negative hinge; weight-t'+1 is false at t' = 1
+    (f^(0)_{1,x_1} = c^2, not 2 c^2).
+
+    Notes
+    -----
+    Sharpness (hinges_active): max over all sequences, p, i, y of (f_y - f_i)/Delta, exhaustive over the
+    sequence space (the adversarial search is complete): exactly 1, at every constant sequence, so the
+    printed condition is also necessary for the constant sequences.
     """
     ev = Evidence("ge", rigor=Rigor.EXACT)
     for k, tmax in ((2, p["t2_max"]), (3, p["t3_max"])):
@@ -437,9 +527,14 @@ def check_constant_init(statement: InitOutput, p, ctx) -> Verdict:
                 f = minimal_model_forward(X, np.full((k, k), c, dtype=np.int64), np.full(t, c, dtype=np.int64), k)
                 pos = np.arange(1, t + 1)
                 onehot = np.eye(k, dtype=np.int64)[X]
-                want = c * c * np.cumsum(onehot * pos[None, :, None], axis=1)
-                ev.add({"k": k, "t": t, "c": c, "part": "f^(0) identity"}, bool((f == want).all()), relation="true")
-                delta = c * c * t * (t + 1) // 2 if statement.delta_rule == "c^2 t(t+1)/2" else Fraction(c * c * t, 2)
+                want = c * c * np.cumsum(onehot * (pos + statement.weight_shift)[None, :, None], axis=1)
+                ev.add({"k": k, "t": t, "c": c, "part": "output_identity: f^(0) identity"}, bool((f == want).all()), relation="true")
+                if statement.delta_rule == "c^2 t(t+1)/2":
+                    delta = statement.delta_coef * c * c * t * (t + 1)
+                else:
+                    delta = Fraction(c * c * t, 2)
                 gap = f.min(-1) - f.max(-1)  # min over (i, y) of f_i - f_y, per (sequence, p)
-                ev.add({"k": k, "t": t, "c": c, "part": "min hinge argument Delta + f_i - f_y"}, delta + int(gap.min()), 0)
+                case = {"k": k, "t": t, "c": c, "part": "hinges_active: min hinge argument Delta + f_i - f_y"}
+                ev.add(case, Fraction(delta) + int(gap.min()), 0)
+                ev.sharpness(case, Fraction(-int(gap.min())) / Fraction(delta), part="hinges_active")
     return ev.verdict()

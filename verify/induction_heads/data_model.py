@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import mpmath
@@ -23,8 +23,10 @@ from kernels.markov_icl import (
     strategy_predictions,
 )
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 # ---------------------------------------------------------------------------------------------
 # C1. the data model
@@ -36,6 +38,7 @@ UNIFORM_K2 = -sp.Rational(1, 6) + sp.Rational(5, 3) * sp.log(2) + sp.Rational(2,
 @dataclass(frozen=True)
 class DataModel:
     first: str = "stationary"  # x_1 ~ pi(P) ('stationary') or U[k] ('uniform')
+    alpha: float = 1.0  # "flat" Dirichlet Dir(alpha 1) "corresponds to uniformly random transition probabilities"
 
 
 @claim(
@@ -46,11 +49,22 @@ class DataModel:
     title="ICL-MC sampler: Dirichlet rows, x_1 ~ pi, stationary marginals and transition frequencies",
     lines=[(1722, 1731), (5618, 5625)],
     printed=DataModel(),
-    mutants=[Mutant("x1-uniform", "x_1 ~ U[k] instead of pi(P)", DataModel(first="uniform"))],
+    parts=[
+        Part("flat_is_uniform", "alpha = (1, ..., 1) corresponds to uniformly random transition probabilities (rows uniform on the simplex)"),
+        Part("pi_exists", "the stationary distribution pi of the chain exists almost surely"),
+        Part("x1_stationary", "x_1 is drawn from the stationary distribution pi(P)"),
+        Part("chain_stationary", "the chain is at its stationary distribution (every x_s ~ pi(P) given P)"),
+        Part("transitions", "x_{s+1} ~ P_{x_s,:} (row x_s gives the transition probabilities)"),
+    ],
+    mutants=[Mutant("x1-uniform", "x_1 ~ U[k] instead of pi(P)", DataModel(first="uniform")),
+             Mutant("flat-alpha-2", "Dir(2, ..., 2) rows are the uniformly random transition probabilities; rejected by "
+                    "flat_is_uniform (E P_00^2 = 0.3 against the uniform-simplex 1/3 at k = 2)", DataModel(alpha=2.0), origin="second-reader"),
+             Mutant("flat-alpha-1/2", "Dir(1/2) rows are uniform on the simplex; rejected by flat_is_uniform (E P_00^2 = 3/8 at k = 2)",
+                    DataModel(alpha=0.5), origin="second-reader")],
     expect=Status.CONFIRMED,
     rigor=Rigor.STATISTICAL,
     params=[Param("n", int, 1000, 10_000_000, doc="chains per check"), Param("t", int, 2, 1000)],
-    tiers={"quick": {"n": 100_000, "t": 20}, "full": {"n": 200_000, "t": 30}},
+    tiers={"quick": {"n": 30_000, "t": 20}, "full": {"n": 200_000, "t": 30}},
 )
 def check_data_model(statement: DataModel, p, ctx) -> Verdict:
     """P has i.i.d. Dir(1) rows, x_1 ~ pi(P), x_{s+1} ~ P_{x_s,:}; every x_s is stationary.
@@ -66,14 +80,18 @@ def check_data_model(statement: DataModel, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    With the sampler kernels.markov_icl (n chains, k in {2, 3, 5}): (i) pi P = pi to 1e-12 and pi >= 0
+    With the sampler kernels.markov_icl (n chains, k in {2, 3, 5}), rows drawn from Dir(statement.alpha):
+    (o) flat_is_uniform: the second moment E P_00^2 equals the uniform-simplex value 2/(k(k+1)) (the
+    Beta(1, k-1) marginal of the uniform law on the simplex) within 4 s.e.; (i) pi P = pi to 1e-12 and pi >= 0
     for every sampled P; (ii) conditional stationarity: the mean of 1{x_s = 0} - pi_0(P) over chains is
     0 within 4 standard errors at s = 1 and s = t; (iii) k = 2: the Monte Carlo mean of
     KL(P_{x_1,:} || U) equals the exact value -1/6 + (5/3) ln2 + (2/3) ln^2 2 - pi^2/9 = 0.2122579 within
     4 s.e. (a quantity that depends on the law of x_1 given P, unlike the unconditional marginal, which
     is 1/2 by symmetry either way); (iv) the pooled empirical transition frequencies from state 0 match
     E[P_00 | visits] ... checked as sum_s 1{x_s = 0, x_{s+1} = 0} / sum_s 1{x_s = 0} against the
-    visit-weighted mean of P_00 within 4 s.e.
+    visit-weighted mean of P_00 within 4 s.e., and the same for 0 -> 1 against P_01 (a transposed
+    transition rule would give P_10).  Parts: (o) flat_is_uniform, (i) pi_exists, (iii) x1_stationary,
+    (ii) chain_stationary, (iv) transitions.  No inequality parts (z-scores are test statistics).
 
     Exactness
     ---------
@@ -82,13 +100,25 @@ def check_data_model(statement: DataModel, p, ctx) -> Verdict:
 
     Mutants
     -------
-    x1-uniform fails (iii) (|z| ~ 33); (ii) cannot see it, since E pi_0(P) = 1/2 = P(x_1 = 0) either way.
+    x1-uniform fails (iii) (|z| ~ 18 at n = 3e4, ~33 at 1e5); (ii) cannot see it, since E pi_0(P) = 1/2 =
+    P(x_1 = 0) either way.  Second reader: flat-alpha-2 and flat-alpha-1/2 are false because a Dir(alpha)
+    row has E P_00^2 = (alpha+1)/(k(k alpha+1)) (Beta(alpha, (k-1)alpha) moments), equal to the
+    uniform-simplex 2/(k(k+1)) only at alpha = 1 (k = 2: 0.3 and 0.375 against 1/3; |z| ~ 25 and ~ 20 at
+    n = 3e4).  The old checker could not express either (no alpha field, the Dir(1) rows were never
+    tested): the part "flat = uniform" was unchecked.
+
+    Notes
+    -----
+    Quick tier n = 3e4 (was 1e5) for the 5 s budget; every mutant stays > 15 s.e. away.
     """
     ev = Evidence("le", rigor=Rigor.STATISTICAL)
     n, t = p["n"], p["t"]
     for k in (2, 3, 5):
         rng = ctx.rng(f"k={k}")
-        P = sample_transition_matrices(rng, k, n)
+        P = sample_transition_matrices(rng, k, n, alpha=statement.alpha)
+        sq = P[:, 0, 0] ** 2
+        z = float((sq.mean() - 2.0 / (k * (k + 1))) / (sq.std(ddof=1) / math.sqrt(n)))
+        ev.add({"k": k, "alpha": statement.alpha, "part": "flat_is_uniform: |z| of E P_00^2 - 2/(k(k+1))"}, abs(z), 4.0)
         pi = stationary(P)
         resid = float(np.abs(np.einsum("ni,nij->nj", pi, P) - pi).max())
         ev.add({"k": k, "part": "max |pi P - pi|"}, resid, 1e-12)
@@ -110,7 +140,12 @@ def check_data_model(statement: DataModel, p, ctx) -> Verdict:
         # s.e. of a ratio estimator over independent chains (delta method)
         r = num - freq * den
         se = float(r.std(ddof=1) * math.sqrt(n) / den.sum())
-        ev.add({"k": k, "part": "|z| transition frequency 0 -> 0 vs visit-weighted P_00"}, abs(float(freq - target)) / se, 4.0)
+        ev.add({"k": k, "part": "transitions: |z| frequency 0 -> 0 vs visit-weighted P_00"}, abs(float(freq - target)) / se, 4.0)
+        num1 = ((prev == 0) & (nxt == 1)).sum(1)
+        freq1 = num1.sum() / den.sum()
+        target1 = (den * P[:, 0, 1]).sum() / den.sum()
+        se1 = float((num1 - freq1 * den).std(ddof=1) * math.sqrt(n) / den.sum())
+        ev.add({"k": k, "part": "transitions: |z| frequency 0 -> 1 vs visit-weighted P_01"}, abs(float(freq1 - target1)) / se1, 4.0)
     return ev.verdict(seed=ctx.seed("k=2"))
 
 
@@ -122,6 +157,8 @@ def check_data_model(statement: DataModel, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class PosteriorMean:
     denominator: str = "N_i"  # N_i + sum alpha (printed N read as N_i); mutants: 'N_i+1', 'N' (global count)
+    posterior_shift: int = 0  # (8.1): the posterior is Dir(c_i + alpha + posterior_shift)
+    beta_minus_alpha: bool = True  # (8.2): second Beta parameter sum alpha + N_i - alpha_j - c_ij (False: without -alpha_j)
 
 
 def _posterior_mean_stated(c: list[list[int]], alpha: list[int], i: int, j: int, f: PosteriorMean) -> Fraction:
@@ -141,8 +178,18 @@ def _posterior_mean_stated(c: list[list[int]], alpha: list[int], i: int, j: int,
     title="Dirichlet posterior of a row, Beta marginals, and the posterior mean (c_ij + alpha_j)/(N_i + sum alpha)",
     lines=[(1740, 1752)],
     printed=PosteriorMean(),
+    parts=[
+        Part("posterior_dirichlet", "(8.1) (P_i1, ..., P_ik) | x ~ Dir(c_i1 + alpha_1, ..., c_ik + alpha_k)"),
+        Part("beta_marginal", "(8.2) P_ij | x ~ Beta(c_ij + alpha_j, sum_j alpha_j + N_i - alpha_j - c_ij)"),
+        Part("posterior_mean", "(8.3) E[P_ij | x] = (c_ij + alpha_j)/(N_i + sum alpha); alpha = 1: (c_ij + 1)/(N_i + k)"),
+    ],
     mutants=[Mutant("denominator-N_i+1", "posterior mean (c_ij + alpha_j)/(N_i + 1)", PosteriorMean("N_i+1")),
-             Mutant("global-N", "posterior mean with the global count N = sum_i N_i", PosteriorMean("N"))],
+             Mutant("global-N", "posterior mean with the global count N = sum_i N_i", PosteriorMean("N")),
+             Mutant("posterior-Dir(c+alpha+1)", "(8.1) with Dir(c_i + alpha + 1): rejected at k = 3, counts 0, alpha = 1 "
+                    "(density 6 (1-x-y)... against the constant 2)", PosteriorMean(posterior_shift=1), origin="second-reader"),
+             Mutant("beta-without-minus-alpha", "(8.2) second parameter sum alpha + N_i - c_ij (the -alpha_j dropped): rejected at "
+                    "counts 0, alpha = 1 (Beta(1, 3) against the true Beta(1, 2) marginal of the uniform 2-simplex)",
+                    PosteriorMean(beta_minus_alpha=False), origin="second-reader")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("c_max", int, 0, 6, doc="counts 0..c_max")],
@@ -167,9 +214,11 @@ def check_bigram_posterior(statement: PosteriorMean, p, ctx) -> Verdict:
     --------------
     Exact symbolic integration (sympy) of the likelihood prod_{ij} P_ij^{c_ij} times the Dirichlet prior
     density (alpha in {1, 2}^k): k = 2 with two rows (the other row's counts must not matter) and k = 3
-    (one row, a 2-D simplex integral), all counts in 0..c_max: the posterior mean of P_ij is compared
-    with the stated formula; for k = 3 the marginal density of P_i1 (the other coordinate integrated
-    out) is compared with the Beta density of (8.2) symbolically.
+    (one row, a 2-D simplex integral), all counts in 0..c_max: (posterior_mean) the posterior mean of
+    P_ij is compared with the stated formula; for k = 3 (beta_marginal) the marginal density of P_i1
+    (the other coordinate integrated out) is compared with the statement's Beta density of (8.2), and
+    (posterior_dirichlet) the normalised posterior density with the statement's Dirichlet density
+    Gamma(sum p)/prod Gamma(p_j) prod x_j^{p_j - 1}, p = c + alpha + posterior_shift, symbolically.
 
     Exactness
     ---------
@@ -178,7 +227,17 @@ def check_bigram_posterior(statement: PosteriorMean, p, ctx) -> Verdict:
     Mutants
     -------
     denominator-N_i+1 fails at counts (0, 0), alpha = 1 (1/1 vs 1/2); global-N fails when the other
-    row has counts.
+    row has counts.  Second reader (neither expressible in the old object, which fixed (8.1) and (8.2)
+    inside the check): posterior-Dir(c+alpha+1) is false since the posterior density is proportional to
+    prod x_j^{c_j + alpha_j - 1} (Bayes' rule), a different exponent; beta-without-minus-alpha is false
+    since the first marginal of Dir(p) is Beta(p_1, sum p - p_1) (at counts 0, alpha = 1, k = 3:
+    Beta(1, 2), not Beta(1, 3)).
+
+    Notes
+    -----
+    The printed (8.3) has "N + sum_i alpha_i" where N is undefined and N_i was just defined; the next
+    line gives (c_ij + 1)/(N_i + k).  Read as N_i (a notation slip every reader corrects, like the
+    "Dir(k, ...)" of (8.1)); not an erratum.  The global-N mutant is the other reading, and it is false.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     x, y = sp.symbols("x y", positive=True)
@@ -206,10 +265,16 @@ def check_bigram_posterior(statement: PosteriorMean, p, ctx) -> Verdict:
                     ev.add({"k": 3, "alpha": str(alpha), "counts": str(c[0]), "ij": "00"}, _posterior_mean_stated(c, alpha, 0, 0, statement),
                            Fraction(int(num), int(den)))
                     a1 = c0 + alpha[0]
-                    b1 = sum(alpha) + c0 + c1 + c2 - a1
+                    b1 = sum(alpha) + c0 + c1 + c2 - a1 if statement.beta_minus_alpha else sum(alpha) + c0 + c1 + c2 - c0
                     beta = x ** (a1 - 1) * (1 - x) ** (b1 - 1) / sp.beta(a1, b1)
-                    ev.add({"k": 3, "alpha": str(alpha), "counts": str(c[0]), "part": "(8.2) Beta marginal"},
+                    ev.add({"k": 3, "alpha": str(alpha), "counts": str(c[0]), "part": "beta_marginal (8.2)"},
                            sp.simplify(marg / Z - sp.combsimp(beta)) == 0, relation="true")
+                    pp = [c0 + alpha[0], c1 + alpha[1], c2 + alpha[2]]
+                    pp = [v + statement.posterior_shift for v in pp]
+                    dirich = sp.gamma(sum(pp)) / (sp.gamma(pp[0]) * sp.gamma(pp[1]) * sp.gamma(pp[2])) \
+                        * x ** (pp[0] - 1) * y ** (pp[1] - 1) * (1 - x - y) ** (pp[2] - 1)
+                    ev.add({"k": 3, "alpha": str(alpha), "counts": str(c[0]), "part": "posterior_dirichlet (8.1)"},
+                           sp.expand(dens / Z - dirich) == 0, relation="true")
     return ev.verdict()
 
 
@@ -221,6 +286,8 @@ def check_bigram_posterior(statement: PosteriorMean, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class BayesGap:
     exactly_bayes: bool = False  # mutant: the bigram strategy is exactly Bayes-optimal
+    decay_power: float = 0.0  # "becomes negligible": gap(t) t^decay_power strictly decreasing (0: the gap decreases)
+    implicit_x1: str = "uniform"  # the law of x_1 under which the add-one bigram rule is exactly Bayes ("uniform")
 
 
 @claim(
@@ -231,7 +298,16 @@ class BayesGap:
     title="Remark 8.1: the bigram rule ignores x_1 ~ pi; its gap to Bayes is positive and vanishes as t grows",
     lines=[(1754, 1754)],
     printed=BayesGap(),
-    mutants=[Mutant("exactly-bayes", "the add-one bigram strategy is exactly Bayes-optimal (gap 0)", BayesGap(exactly_bayes=True))],
+    parts=[
+        Part("implicit_uniform_x1", "the bigram strategy implicitly assumes x_1 uniform: with x_1 ~ U it is the Bayes predictive"),
+        Part("gap_positive", "with x_1 ~ pi (the experiments' law) the bigram strategy is not Bayes-optimal: gap > 0"),
+        Part("gap_vanishes", "as the context length grows the difference becomes negligible: gap and gap/bigram decrease in t"),
+    ],
+    mutants=[Mutant("exactly-bayes", "the add-one bigram strategy is exactly Bayes-optimal (gap 0)", BayesGap(exactly_bayes=True)),
+             Mutant("gap-o(t^-2)", "the gap vanishes faster than 1/t^2 (t^2 gap decreasing); rejected at t = 10 -> 25 "
+                    "(t^2 gap 0.311 -> 0.498)", BayesGap(decay_power=2.0), origin="second-reader"),
+             Mutant("implicit-x1-first-row", "the bigram rule is Bayes when x_1 is the successor of state 1 (x_1 ~ P_{1,:}); "
+                    "rejected at t = 1", BayesGap(implicit_x1="row1"), origin="second-reader")],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
     params=[Param("t_list", str)],
@@ -251,10 +327,16 @@ def check_remark_8_1(statement: BayesGap, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    k = 2, (a, b) ~ U[0,1]^2, x_1 ~ pi: exact last-token KL of the add-one bigram rule and of the Bayes
-    predictive (with the pi_{x_1} factor) by run-class enumeration (K3) and the K2 quadrature, for t in
-    t_list: gap = bigram - Bayes >= 1e-6, strictly decreasing in t, and gap/bigram decreasing; the
-    mutant demands gap <= 1e-6.
+    (implicit_uniform_x1) k = 2, (a, b) ~ U[0,1]^2, every sequence of length t <= 6: the exact Bayes
+    predictive of x_{t+1} (Fraction Beta moments of the likelihood prod P^{c} times the x_1 factor of
+    the statement's law) equals the add-one rule (c_{x_t j} + 1)/(N_{x_t} + 2).  (gap_positive,
+    gap_vanishes) x_1 ~ pi: exact last-token KL of the add-one bigram rule and of the Bayes predictive
+    (with the pi_{x_1} factor) by run-class enumeration (K3) and the K2 quadrature, for t in t_list:
+    gap = bigram - Bayes > 1e-6 (above the quadrature error 3e-8), gap t^decay_power strictly
+    decreasing in t, and gap/bigram decreasing; the exactly-bayes mutant demands gap <= 1e-6.  Measured
+    gaps: 3.11e-3, 7.97e-4, 2.48e-4, 7.13e-5 at t = 10, 25, 50, 100 (local exponents 1.49, 1.68, 1.80,
+    tending to 2 from below); gap/bigram 0.048, 0.025, 0.014, 0.0076.  No inequality parts: "negligible"
+    is qualitative and read as monotone decrease (the gap-o(t^-2) mutant probes the rate).
 
     Exactness
     ---------
@@ -264,9 +346,35 @@ def check_remark_8_1(statement: BayesGap, p, ctx) -> Verdict:
 
     Mutants
     -------
-    exactly-bayes fails at t = 10 (gap 3.1e-3).
+    exactly-bayes fails at t = 10 (gap 3.1e-3).  Second reader: gap-o(t^-2) is false by the exact values
+    (t^2 gap = 0.311, 0.498, 0.620, 0.713 increasing); implicit-x1-first-row is false at t = 1: x_1 = 0
+    with likelihood factor P_10 = 1 - b does not touch row 0, but x_1 = 1 gets factor b, so the posterior
+    mean of b is 2/3, not the add-one 1/2.  The old checker could express neither (no rate, no x_1 law).
     """
     ev = Evidence("gt", rigor=Rigor.FLOAT)
+
+    def moment(m: int, n: int) -> Fraction:  # int_0^1 r^m (1-r)^n dr = m! n!/(m+n+1)!
+        return Fraction(math.factorial(m) * math.factorial(n), math.factorial(m + n + 1))
+
+    for t in range(1, 7):
+        for seq in itertools.product((0, 1), repeat=t):
+            c = [[0, 0], [0, 0]]
+            for u, w in zip(seq, seq[1:]):
+                c[u][w] += 1
+            # x_1 factor: uniform (1/2, no parameter) or P_{1, x_1} (a multiplies row 1 = (1-b, b))
+            e0, e1 = [c[0][0], c[0][1]], [c[1][0], c[1][1]]
+            if statement.implicit_x1 == "row1":
+                e1[seq[0]] += 1
+            # posterior mean of P(x_{t+1} = x_t): E[a] with a^{e0[0]} (1-a)^{e0[1]}, or E[b] with (1-b)^{e1[0]} b^{e1[1]}
+            if seq[-1] == 0:
+                bayes = moment(e0[0] + 1, e0[1]) / moment(e0[0], e0[1])
+            else:
+                bayes = moment(e1[0], e1[1] + 1) / moment(e1[0], e1[1])
+            target = Fraction(c[seq[-1]][seq[-1]] + 1, sum(c[seq[-1]]) + 2)  # add-one P(x_{t+1} = x_t)
+            if bayes != target:
+                ev.add({"t": t, "sequence": "".join(map(str, seq)), "part": "implicit_uniform_x1: Bayes = add-one"}, bayes, target,
+                       relation="eq")
+        ev.add({"t": t, "part": "implicit_uniform_x1: all sequences checked"}, True, relation="true")
     prev = None
     for t in [int(s) for s in p["t_list"].split(",")]:
         L = k2_exact_losses(t)
@@ -275,11 +383,12 @@ def check_remark_8_1(statement: BayesGap, p, ctx) -> Verdict:
         if statement.exactly_bayes:
             ev.add({"t": t, "part": "gap <= 1e-6"}, gap, 1e-6, relation="le")
             continue
-        ev.add({"t": t, "part": "gap > 1e-6"}, gap, 1e-6)
+        ev.add({"t": t, "part": "gap_positive: gap > 1e-6"}, gap, 1e-6)
+        scaled = gap * t**statement.decay_power
         if prev is not None:
-            ev.add({"t": t, "part": "gap decreasing"}, prev[0], gap)
-            ev.add({"t": t, "part": "gap/bigram decreasing"}, prev[1], gap / L["bigram"])
-        prev = (gap, gap / L["bigram"])
+            ev.add({"t": t, "decay_power": statement.decay_power, "part": "gap_vanishes: gap t^power decreasing"}, prev[0], scaled)
+            ev.add({"t": t, "part": "gap_vanishes: gap/bigram decreasing"}, prev[1], gap / L["bigram"])
+        prev = (scaled, gap / L["bigram"])
     return ev.verdict()
 
 
@@ -290,7 +399,9 @@ def check_remark_8_1(statement: BayesGap, p, ctx) -> Verdict:
 
 @dataclass(frozen=True)
 class UnigramStatement:
-    decay_exponent: float = 0.5  # E||pi - U||_1 = Theta(k^{-decay_exponent})
+    decay_exponent: float = 0.5  # E||pi - U||_1 = Theta(k^{-decay_exponent}) (derived rate; the thesis says only "-> uniform")
+    limit_const: float = math.sqrt(2 / math.pi)  # E||pi - U||_1 ~ limit_const / sqrt(k) (derived: CLT for the column means)
+    k2_value: sp.Expr = 2 * sp.log(2) - 1  # k = 2: E||pi - U||_1 exactly (derived)
 
 
 @claim(
@@ -301,8 +412,21 @@ class UnigramStatement:
     title="Unigram strategy: add-one is Bayes under the identical-rows prior; pi -> uniform as k grows, at rate k^(-1/2)",
     lines=[(1736, 1738)],
     printed=UnigramStatement(),
-    mutants=[Mutant("rate-1/k", "E||pi - U||_1 = Theta(1/k)", UnigramStatement(decay_exponent=1.0))],
-    expect=Status.CONFIRMED,
+    parts=[
+        Part("unigram_bayes", "the optimal unigram strategy counts state frequencies and forms a posterior (add-one rule, "
+             "Bayes under the i.i.d.-tokens prior)"),
+        Part("pi_to_uniform", "as k -> infinity the stationary distribution converges to the uniform distribution"),
+        Part("no_simple_form", "the stationary distribution of this random chain does not admit a simple analytical "
+             "characterization for finite k", asserted=False,
+             reason="a statement that no closed form exists is not checkable; for k = 2 there is one (pi = (1-b, 1-a)/(2-a-b), "
+                    "E||pi - U||_1 = 2 ln2 - 1, computed here), so it can only concern k >= 3"),
+    ],
+    mutants=[Mutant("rate-1/k", "E||pi - U||_1 = Theta(1/k)", UnigramStatement(decay_exponent=1.0)),
+             Mutant("limit-const-1", "E||pi - U||_1 ~ 1/sqrt(k) (constant 1 instead of sqrt(2/pi) = 0.798); rejected at k = 100 "
+                    "(ratio 0.80, 20% off, tolerance 5%)", UnigramStatement(limit_const=1.0), origin="second-reader"),
+             Mutant("k2-value-1-ln2", "k = 2: E||pi - U||_1 = 1 - ln 2 (0.307 against 2 ln2 - 1 = 0.386)",
+                    UnigramStatement(k2_value=1 - sp.log(2)), origin="second-reader")],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.STATISTICAL,
     params=[Param("n", int, 100, 1_000_000, doc="matrices per k"), Param("k_list", str)],
     tiers={"quick": {"n": 1000, "k_list": "10,30,100"}, "full": {"n": 2000, "k_list": "10,30,100,200"}},
@@ -337,13 +461,23 @@ def check_unigram_strategy(statement: UnigramStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    rate-1/k fails (b): slope -0.52 against -1.
+    rate-1/k fails (b): slope -0.52 against -1.  Second reader (not expressible before: the constant
+    sqrt(2/(pi k)) and the k = 2 value were literals of the check): limit-const-1 is false because
+    pi_j - 1/k is asymptotically N(0, 1/k^3) (pi ~ column means of the Dir(1) rows, each entry of
+    variance ~ 1/k^2), so E||pi - U||_1 ~ k sqrt(2/pi) k^(-3/2); measured ratio to sqrt(2/(pi k)) is
+    within 5% at k = 100, so constant 1 is 20% off.  k2-value-1-ln2 fails the exact integral (a).
+
+    Notes
+    -----
+    Parts: (c) unigram_bayes, (b) pi_to_uniform (asserted through the rate, stronger than the printed
+    "converges"), (a) supports the reason of the unchecked part no_simple_form; status partly-confirmed
+    (was confirmed) only because that part is not checkable.  No inequality parts.
     """
     ev = Evidence("le", rigor=Rigor.STATISTICAL)
     s, q = sp.symbols("s q", positive=True)
     f = (2 * q - 1) * s
     val = 2 * (sp.integrate(sp.integrate(f, (q, HALF_, 1)), (s, 0, 1)) + sp.integrate(sp.integrate(f, (q, HALF_, 1 / s)), (s, 1, 2)))
-    ev.add({"part": "(a) k = 2: E||pi - U||_1 = 2 ln2 - 1"}, sp.simplify(sp.expand_log(val - (2 * sp.log(2) - 1), force=True)) == 0,
+    ev.add({"part": "(a) k = 2: E||pi - U||_1 = k2_value"}, sp.simplify(sp.expand_log(val - statement.k2_value, force=True)) == 0,
            relation="true")
     ks = [int(v) for v in p["k_list"].split(",")]
     means = []
@@ -352,9 +486,10 @@ def check_unigram_strategy(statement: UnigramStatement, p, ctx) -> Verdict:
         d = np.abs(stationary(P) - 1.0 / k).sum(1)
         means.append(float(d.mean()))
         ev.details[f"k={k}: E||pi-U||_1 / sqrt(2/(pi k))"] = float(d.mean() / math.sqrt(2 / (math.pi * k)))
+    ev.add({"part": "pi_to_uniform: E||pi - U||_1 decreasing over k_list"}, bool(all(a > b for a, b in zip(means, means[1:]))), relation="true")
     slope = math.log(means[-1] / means[0]) / math.log(ks[-1] / ks[0])
     ev.add({"part": "(b) log-log slope vs -exponent", "slope": slope}, abs(slope + statement.decay_exponent), 0.1)
-    ev.add({"k": ks[-1], "part": "(b) |ratio to sqrt(2/(pi k)) - 1|"}, abs(means[-1] / math.sqrt(2 / (math.pi * ks[-1])) - 1), 0.05)
+    ev.add({"k": ks[-1], "part": "(b) |ratio to limit_const/sqrt(k) - 1|"}, abs(means[-1] / (statement.limit_const / math.sqrt(ks[-1])) - 1), 0.05)
     def moment(a: int, b: int) -> Fraction:  # int_0^1 r^a (1-r)^b dr by binomial expansion
         return sum((Fraction(math.comb(b, i) * (-1) ** i, a + i + 1) for i in range(b + 1)), Fraction(0))
 
@@ -378,6 +513,8 @@ HALF_ = sp.Rational(1, 2)
 class StrategyLosses:
     uniform_k2: sp.Expr = UNIFORM_K2  # closed form of the k = 2 uniform-strategy loss (x_1 ~ pi)
     add_one: bool = True  # False: unigram MLE without add-one
+    order: tuple = ("uniform", "unigram", "bigram", "bayes")  # the hierarchy, worst to best
+    iid_harmonic_shift: int = 1  # i.i.d.-tokens prior: uniform loss = ln k - (H_k - iid_harmonic_shift)
 
 
 def mc_strategy_losses(rng, k: int, t: int, n: int, prior: str = "dirichlet", add_one: bool = True) -> dict[str, tuple[float, float]]:
@@ -416,7 +553,18 @@ def mc_strategy_losses(rng, k: int, t: int, n: int, prior: str = "dirichlet", ad
     printed=StrategyLosses(),
     mutants=[Mutant("uniform-x1-uniform", "uniform-strategy loss ln2 - 1/2 (x_1 scored as uniform)",
                     StrategyLosses(uniform_k2=sp.log(2) - HALF_)),
-             Mutant("unigram-MLE", "unigram without add-one (MLE)", StrategyLosses(add_one=False))],
+             Mutant("unigram-MLE", "unigram without add-one (MLE)", StrategyLosses(add_one=False)),
+             Mutant("unigram-beats-bigram", "on ICL-MC the unigram strategy beats the bigram strategy (order uniform > bigram > "
+                    "unigram > Bayes); rejected by (ii) at k = 2 and (iv)", StrategyLosses(order=("uniform", "bigram", "unigram", "bayes")),
+                    origin="second-reader"),
+             Mutant("iid-uniform-ln-k-minus-H", "i.i.d. prior: uniform loss ln k - H_k (negative: 0.693 - 1.5 < 0)",
+                    StrategyLosses(iid_harmonic_shift=0), origin="second-reader")],
+    parts=[
+        Part("uniform_closed_form", "k = 2 uniform-strategy loss -1/6 + (5/3) ln2 + (2/3) ln^2 2 - pi^2/9"),
+        Part("hierarchy", "uniform > unigram > bigram > Bayes > 0 (k = 2 exact, k >= 3 Monte Carlo), unigram > stationary oracle"),
+        Part("monte_carlo", "the Monte Carlo losses of the sampler agree with the exact k = 2 values"),
+        Part("iid_prior", "under the i.i.d.-tokens prior the uniform loss is ln k - (H_k - 1) and unigram beats bigram"),
+    ],
     expect=Status.CONFIRMED,
     rigor=Rigor.STATISTICAL,
     derived=True,
@@ -456,7 +604,11 @@ def check_strategy_losses(statement: StrategyLosses, p, ctx) -> Verdict:
     Mutants
     -------
     uniform-x1-uniform fails (i) (0.193147 against 0.212258).  unigram-MLE fails (iii)/(iv): unseen
-    states get q = 0 and the KL is infinite.
+    states get q = 0 and the KL is infinite.  Second reader (neither expressible before, order and
+    formula were literals): unigram-beats-bigram is false by the exact k = 2 values at t = 50 (unigram
+    0.0910 > bigram 0.0177); iid-uniform-ln-k-minus-H is false since a KL is >= 0 while ln 2 - 3/2 < 0
+    (E[sum r_i ln(k r_i)] = ln k + k E[r ln r] = ln k - (H_k - 1) for Dir(1) rows).  No inequality parts
+    (the hierarchy is an ordering; the thesis prints no numbers).
     """
     ev = Evidence("approx", rigor=Rigor.STATISTICAL)
     mpmath.mp.dps = 30
@@ -467,7 +619,7 @@ def check_strategy_losses(statement: StrategyLosses, p, ctx) -> Verdict:
     L = k2_exact_losses(t)
     ev.details[f"exact k=2, t={t}"] = L
     ev.add({"t": t, "part": "(i) uniform closed form vs exact enumeration"}, float(closed), L["uniform"], tol=1e-6)
-    order = ["uniform", "unigram", "bigram", "bayes"]
+    order = list(statement.order)
     for hi, lo in itertools.pairwise(order):
         ev.add({"t": t, "k": 2, "part": f"(ii) {hi} > {lo}"}, L[hi] > L[lo], relation="true")
     ev.add({"t": t, "k": 2, "part": "(ii) Bayes > 0"}, L["bayes"] > 0, relation="true")
@@ -480,13 +632,13 @@ def check_strategy_losses(statement: StrategyLosses, p, ctx) -> Verdict:
     for k in [int(v) for v in p["k_list"].split(",")]:
         mc = mc_strategy_losses(ctx.rng(f"k={k}"), k, t, p["n"], add_one=statement.add_one)
         ev.details[f"mc k={k}, t={t}"] = mc
-        for hi, lo in (("uniform", "unigram"), ("unigram", "bigram"), ("unigram", "stationary")):
+        for hi, lo in [pr for pr in itertools.pairwise(statement.order) if "bayes" not in pr] + [("unigram", "stationary")]:
             diff = mc[hi][0] - mc[lo][0]
             se = math.hypot(mc[hi][1], mc[lo][1])
             ev.add({"k": k, "t": t, "part": f"(iv) {hi} - {lo} > 4 s.e."}, diff > 4 * se, relation="true")
     for k in (2, 3):
         mc = mc_strategy_losses(ctx.rng(f"iid k={k}"), k, t, p["n"] // 4, prior="iid", add_one=statement.add_one)
-        exact_u = math.log(k) - (sum(1 / i for i in range(1, k + 1)) - 1)
+        exact_u = math.log(k) - (sum(1 / i for i in range(1, k + 1)) - statement.iid_harmonic_shift)
         ev.details[f"mc iid prior k={k}, t={t}"] = mc
         ev.add({"k": k, "t": t, "prior": "iid", "part": "(v) uniform loss = ln k - (H_k - 1) (4 s.e.)"}, mc["uniform"][0], exact_u,
                tol=4 * mc["uniform"][1])

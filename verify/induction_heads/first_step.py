@@ -8,7 +8,7 @@ G_v(j) = sum_{ml} E T_{j,m,l} (T = kernel K1, kernels.markov_icl.t_tensor).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -22,9 +22,11 @@ from kernels.markov_icl import (
     t_tensor,
 )
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from ._common import A_, B_, HALF, LAM, expected_T, k2_expect_exact
+
+CONTRACT_AUDITED = True
 
 
 def _rational_ab(rng) -> tuple[Fraction, Fraction]:
@@ -48,6 +50,8 @@ class GradientFormula:
 
     pi_factor: bool = True  # False: x_1 uniform (pi_l replaced by 1/k)
     transpose: bool = False  # True: (P^{t'-s})_{il} instead of (P^{t'-s})_{li}
+    center_k: bool = True  # the centring P_mi - 1/k (False: P_mi - 1/2, the k = 2 value)
+    t_norm: bool = True  # the prefactor c/t (False: c)
 
 
 def _printed_gradient(P, pi, t: int, f: GradientFormula):
@@ -66,8 +70,8 @@ def _printed_gradient(P, pi, t: int, f: GradientFormula):
                     for tp in range(1, p + 1):
                         A = pw[p - tp][i, m]
                         inner += A * sum((pw[tp - s][i, l] if f.transpose else pw[tp - s][l, i]) for s in range(1, tp + 1))
-                tot += (P[m, i] - Fraction(1, k)) * inner
-            G[m, l] = tot * wl / t
+                tot += (P[m, i] - (Fraction(1, k) if f.center_k else Fraction(1, 2))) * inner
+            G[m, l] = tot * wl / (t if f.t_norm else 1)
     return G
 
 
@@ -82,7 +86,13 @@ def _printed_gradient(P, pi, t: int, f: GradientFormula):
     mutants=[
         Mutant("no-pi-factor", "x_1 uniform: pi_l replaced by 1/k", GradientFormula(pi_factor=False)),
         Mutant("transposed-power", "(P^{t'-s})_{il} instead of (P^{t'-s})_{li}", GradientFormula(transpose=True)),
+        Mutant("centre-1/2", "P_mi - 1/2 instead of P_mi - 1/k (the k = 2 value for every k)", GradientFormula(center_k=False),
+               origin="second-reader"),
+        Mutant("no-1/t", "prefactor c instead of c/t (the in-context loss (8.6) not averaged over positions)",
+               GradientFormula(t_norm=False), origin="second-reader"),
     ],
+    parts=[Part("E13", "(E.13) -d E[L|P]/d(W_k)_{ml} = (c/t) sum_i (P_mi - 1/k) sum_{p,t',s} (P^{p-t'})_{im} (P^{t'-s})_{li} pi_l "
+                "in the linear regime at W_k = c11^T, v = c1")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("t2_max", int, 1, 12, doc="k = 2: t = 1..t2_max"), Param("t3_max", int, 1, 7, doc="k = 3: t = 1..t3_max"),
@@ -117,7 +127,11 @@ def check_first_step_gradient(statement: GradientFormula, p, ctx) -> Verdict:
 
     Mutants
     -------
-    no-pi-factor (x_1 uniform) and transposed-power fail on the first chain (k = 2, t = 1 or 2).
+    no-pi-factor (x_1 uniform) and transposed-power fail on the first chain (k = 2, t = 1 or 2).  Second
+    reader (not expressible before: 1/k and 1/t were literals): centre-1/2 is false for k = 3 (the
+    margin-loss gradient (E.8) has (1/k) sum_i, so the centring is 1/k; rejected at k = 3, t = 1);
+    no-1/t is false since (8.6) averages over the t positions (rejected at k = 2, t = 2).  No
+    inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("chains")
@@ -145,11 +159,12 @@ def check_first_step_gradient(statement: GradientFormula, p, ctx) -> Verdict:
 class PowerFormula:
     lam_shift: int = -1  # lambda = a + b + lam_shift
     pi_swapped: bool = False
+    lam_exp_shift: int = 0  # P^n carries lambda^(n + lam_exp_shift)
 
 
 def _closed_power(a, b, n, f: PowerFormula):
     lam = a + b + f.lam_shift
-    ln = lam**n
+    ln = lam ** (n + f.lam_exp_shift)
     d = a + b - 2
     return [[((a - 1) * ln + b - 1) / d, ((1 - a) * ln + a - 1) / d], [((1 - b) * ln + b - 1) / d, ((b - 1) * ln + a - 1) / d]]
 
@@ -163,7 +178,11 @@ def _closed_power(a, b, n, f: PowerFormula):
     lines=[(5699, 5701)],
     printed=PowerFormula(),
     mutants=[Mutant("lambda=a+b", "second eigenvalue a + b instead of a + b - 1", PowerFormula(lam_shift=0)),
-             Mutant("pi-swapped", "pi = (a-1, b-1)/(lambda-1)", PowerFormula(pi_swapped=True))],
+             Mutant("pi-swapped", "pi = (a-1, b-1)/(lambda-1)", PowerFormula(pi_swapped=True)),
+             Mutant("lambda^(n+1)", "P^n with lambda^(n+1) in place of lambda^n", PowerFormula(lam_exp_shift=1), origin="second-reader")],
+    parts=[Part("P_power", "(E.15) P^n = (1/(a+b-2)) [[(a-1) l^n + b-1, (1-a) l^n + a-1], [(1-b) l^n + b-1, (b-1) l^n + a-1]], "
+                "l = a + b - 1"),
+           Part("pi", "pi = (b-1, a-1)/(lambda-1)")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("points", int, 1, 500), Param("n_max", int, 1, 200)],
@@ -194,6 +213,8 @@ def check_matrix_powers(statement: PowerFormula, p, ctx) -> Verdict:
     Mutants
     -------
     lambda=a+b fails the induction step and the first rational point; pi-swapped fails pi P = pi.
+    Second reader: lambda^(n+1) is false at n = 0 (the form is not I: entry 11 = ((a-1) lambda + b - 1)/(a+b-2)
+    != 1 unless a = 1); the old object could not express an exponent misprint.  No inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     a, b = A_, B_
@@ -233,13 +254,14 @@ def check_matrix_powers(statement: PowerFormula, p, ctx) -> Verdict:
 class TripleSums:
     d_den: int = 6  # (D) = t(t+1)(t+2)/d_den
     a_last_exp: int = 2  # the lambda^{t+a_last_exp} of (I)
+    ii_shift: int = 3  # the lambda t(t + ii_shift)/2 term of (II)
 
 
 def _brackets(lam: Fraction, t: int, f: TripleSums):
     one = Fraction(1)
     I = (lam - (t + 1) * lam ** (t + 1) + t * lam ** (t + f.a_last_exp)) / (1 - lam) ** 2 \
         - (1 - lam**t) / ((1 - one / lam) * (1 - lam)) + t / (lam - 1)
-    II = lam**2 * (1 - lam**t) / (1 - lam) - lam * Fraction(t * (t + 3), 2) + Fraction(t * (t + 1), 2)
+    II = lam**2 * (1 - lam**t) / (1 - lam) - lam * Fraction(t * (t + f.ii_shift), 2) + Fraction(t * (t + 1), 2)
     III = t * lam / (1 - lam) - (lam**2 - lam ** (t + 2)) / (1 - lam) ** 2 - Fraction(t * (t + 1), 2)
     IV = Fraction(t * (t + 1) * (t + 2), f.d_den)
     return I, II, III, IV
@@ -254,7 +276,11 @@ def _brackets(lam: Fraction, t: int, f: TripleSums):
     lines=[(5703, 5737)],
     printed=TripleSums(),
     mutants=[Mutant("D-over-2", "(D) = t(t+1)(t+2)/2", TripleSums(d_den=2)),
-             Mutant("A-lambda^(t+1)", "lambda^{t+1} in place of lambda^{t+2} in (I)", TripleSums(a_last_exp=1))],
+             Mutant("A-lambda^(t+1)", "lambda^{t+1} in place of lambda^{t+2} in (I)", TripleSums(a_last_exp=1)),
+             Mutant("II-t(t+1)/2", "lambda t(t+1)/2 in place of lambda t(t+3)/2 in (II)", TripleSums(ii_shift=1), origin="second-reader")],
+    parts=[Part("A", "(A) sum lambda^{p-s} = (I)/(lambda-1)"), Part("B", "(B) sum lambda^{p-t'} = (II)/(lambda-1)^2"),
+           Part("C", "(C) sum lambda^{t'-s} = (III)/(lambda-1)"), Part("D", "(D) sum 1 = (IV) = t(t+1)(t+2)/6"),
+           Part("B_equals_C", "(B) = (C) identically")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("t_max", int, 1, 200), Param("points", int, 1, 100)],
@@ -285,6 +311,9 @@ def check_triple_sums(statement: TripleSums, p, ctx) -> Verdict:
     Mutants
     -------
     D-over-2 fails at t = 1 ((IV) = 3 against 1); A-lambda^(t+1) fails at the first lambda, t = 1.
+    Second reader: II-t(t+1)/2 is false at t = 1 ((B) = 1 = (lambda^2 (1-lambda) - 2 lambda + 1)/(lambda-1)^2
+    with the printed t(t+3)/2 = 2; with 1 the value differs by lambda/(lambda-1)^2 != 0); the old object
+    could not express it.  No inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("lambda")
@@ -320,19 +349,22 @@ def check_triple_sums(statement: TripleSums, p, ctx) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 
 
-def _printed_W_entries(a: Fraction, b: Fraction, t: int):
-    """(E.19)-(E.22) with c = eta = 1, before the expectation: G_ml = (1/t) prefactor [ ... ]."""
+def _printed_W_entries(a: Fraction, b: Fraction, t: int, f: "SymmetryStatement" = None):
+    """(E.19)-(E.22) with c = eta = 1, before the expectation: G_ml = (1/t) prefactor [ ... ]; the
+    statement's coefficient of the (II) terms and sign of the (III) term of G_12 are fields."""
+    f = f or SymmetryStatement()
     lam = a + b - 1
     I, II, III, IV = _brackets(lam, t, TripleSums())
     d = lam - 1
     h = Fraction(1, 2)
-    G11 = (b - 1) * (a - h) / d**3 * ((a - 1) * (a - b) / d * I + 2 * (a - 1) * (b - 1) / d**2 * II
+    q, s12 = f.ii_coef, f.g12_iii_sign
+    G11 = (b - 1) * (a - h) / d**3 * ((a - 1) * (a - b) / d * I + q * (a - 1) * (b - 1) / d**2 * II
                                       + 2 * (a - 1) * (b - 1) / d * III + (b - 1) * (b - a) * IV)
-    G12 = (a - 1) * (a - h) / d**3 * ((1 - b) * (a - b) / d * I + 2 * (a - 1) * (b - 1) / d**2 * II
-                                      - 2 * (b - 1) ** 2 / d * III + (b - 1) * (b - a) * IV)
-    G21 = (b - 1) * (h - b) / d**3 * ((1 - a) * (a - b) / d * I - 2 * (a - 1) * (b - 1) / d**2 * II
+    G12 = (a - 1) * (a - h) / d**3 * ((1 - b) * (a - b) / d * I + q * (a - 1) * (b - 1) / d**2 * II
+                                      + s12 * 2 * (b - 1) ** 2 / d * III + (b - 1) * (b - a) * IV)
+    G21 = (b - 1) * (h - b) / d**3 * ((1 - a) * (a - b) / d * I - q * (a - 1) * (b - 1) / d**2 * II
                                       + 2 * (a - 1) ** 2 / d * III + (a - 1) * (b - a) * IV)
-    G22 = (a - 1) * (h - b) / d**3 * ((b - 1) * (a - b) / d * I - 2 * (a - 1) * (b - 1) / d**2 * II
+    G22 = (a - 1) * (h - b) / d**3 * ((b - 1) * (a - b) / d * I - q * (a - 1) * (b - 1) / d**2 * II
                                       - 2 * (a - 1) * (b - 1) / d * III + (a - 1) * (b - a) * IV)
     return [[G11 / t, G12 / t], [G21 / t, G22 / t]]
 
@@ -340,6 +372,8 @@ def _printed_W_entries(a: Fraction, b: Fraction, t: int):
 @dataclass(frozen=True)
 class SymmetryStatement:
     pointwise: bool = False  # True: "symmetric for every P" (before the expectation)
+    ii_coef: int = 2  # the coefficient 2 of the (II) terms in (E.19)-(E.22)
+    g12_iii_sign: int = -1  # the sign of the (III) term of (E.20)
 
 
 @claim(
@@ -351,7 +385,13 @@ class SymmetryStatement:
     lines=[(5745, 5759)],
     printed=SymmetryStatement(),
     mutants=[Mutant("symmetric-pointwise", "G_12 = G_21 and G_11 = G_22 for every (a, b), before the expectation",
-                    SymmetryStatement(pointwise=True))],
+                    SymmetryStatement(pointwise=True)),
+             Mutant("II-coefficient-1", "(E.19)-(E.22) with coefficient 1 on the (II) terms", SymmetryStatement(ii_coef=1),
+                    origin="second-reader"),
+             Mutant("E20-III-sign", "(E.20) with +2(b-1)^2/(lambda-1) (III) (sign flipped)", SymmetryStatement(g12_iii_sign=1),
+                    origin="second-reader")],
+    parts=[Part("entries", "(E.19)-(E.22): the four printed integrands give (W^(1))_{ml}"),
+           Part("symmetry", "the gradient is symmetric after the expectation: (W^(1))_21 = (W^(1))_12, (W^(1))_11 = (W^(1))_22")],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("points", int, 1, 100), Param("t_max", int, 1, 40), Param("t_sym", int, 2, 400)],
@@ -384,7 +424,11 @@ def check_W_entries(statement: SymmetryStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    symmetric-pointwise fails at the first rational point (e.g. G_12 != G_21 exactly).
+    symmetric-pointwise fails at the first rational point (e.g. G_12 != G_21 exactly).  Second reader
+    (not expressible before, the formulas were fixed in the helper): II-coefficient-1 and E20-III-sign
+    change one term of an entry by a nonzero rational multiple of (II) or (III) (both nonzero for
+    lambda != 0, 1; at t = 1 (III) = lambda - 1), so they fail the exact comparison at the first point, t = 1.  No
+    inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     rng = ctx.rng("points")
@@ -395,7 +439,7 @@ def check_W_entries(statement: SymmetryStatement, p, ctx) -> Verdict:
         P, pi = _k2(a, b)
         for t in range(1, p["t_max"] + 1):
             G = t_tensor(P, t, pi).sum(0)
-            Gp = _printed_W_entries(a, b, t)
+            Gp = _printed_W_entries(a, b, t, statement)
             for m in range(2):
                 for l in range(2):
                     ev.add({"a": a, "b": b, "t": t, "entry": f"{m + 1}{l + 1}"}, Gp[m][l], G[m, l])
@@ -423,6 +467,10 @@ class LeadingW:
     B: sp.Expr = (sp.log(256) - 5) / 12
     A: sp.Expr = (7 - 10 * sp.log(2)) / 6
     lead_den: int = 6
+    ratio: float = 4.0  # "the diagonal grows a constant (~ 4) times more than the off-diagonal"
+    ratio_tol: float = 0.1  # reading of "~": |B/A - ratio| <= ratio_tol
+    rem_B: float = 0.25  # reading of "+ O(t)" in the diagonal: |G_11/lead - B| <= rem_B/t on t_list
+    rem_A: float = 0.08  # reading of "+ O(t)" in the off-diagonal: |G_12/lead - A| <= rem_A/t on t_list
 
 
 @claim(
@@ -434,7 +482,25 @@ class LeadingW:
     lines=[(5761, 5777)],
     printed=LeadingW(),
     mutants=[Mutant("A-over-12", "off-diagonal constant (7 - 10 ln2)/12", LeadingW(A=(7 - 10 * sp.log(2)) / 12)),
-             Mutant("lead-over-2", "leading factor (t+1)(t+2)/2 instead of /6", LeadingW(lead_den=2))],
+             Mutant("lead-over-2", "leading factor (t+1)(t+2)/2 instead of /6", LeadingW(lead_den=2)),
+             Mutant("B~5A", "the diagonal grows ~5 times more than the off-diagonal (B/A = 3.978)", LeadingW(ratio=5.0),
+                    origin="second-reader"),
+             Mutant("ratio-tol-0.02", "near-boundary: |B/A - 4| <= 0.02 (sharpness 0.222 = 0.0222/0.1; factor 0.2 < 0.222); "
+                    "rejected (|B/A - 4| = 0.0222)", LeadingW(ratio_tol=0.02), near_boundary=True, part="ratio_about_4",
+                    origin="second-reader"),
+             Mutant("rem-B-x0.85", "near-boundary: diagonal remainder constant 0.85 x 0.25 (sharpness 0.861 at t = 100); "
+                    "rejected at t = 100", LeadingW(rem_B=0.85 * 0.25),
+                    near_boundary=True, part="diagonal_remainder", origin="second-reader"),
+             Mutant("rem-A-x0.94", "near-boundary: off-diagonal remainder constant 0.94 x 0.08 (sharpness 0.949 at t = 100); "
+                    "rejected at t = 100", LeadingW(rem_A=0.94 * 0.08), near_boundary=True, part="offdiagonal_remainder", origin="second-reader")],
+    parts=[Part("E24_diagonal", "(E.24) int int (b-1)^2 (b-a)(a-1/2)/(a+b-2)^3 = (ln 256 - 5)/12"),
+           Part("E25_offdiagonal", "(E.25) int int (b-1)(a-1)(b-a)(a-1/2)/(a+b-2)^3 = (7 - 10 ln 2)/6"),
+           Part("ratio_about_4", "the diagonal grows a constant (~4) times more than the off-diagonal: |B/A - 4| <= 0.1",
+                inequality=True),
+           Part("diagonal_remainder", "(E.23) W^(1)_11 = c + c eta [B (t+1)(t+2)/6 + O(t)] (read: |G_11/lead - B| <= 0.25/t)",
+                inequality=True),
+           Part("offdiagonal_remainder", "(E.23) W^(1)_12 = c + c eta [A (t+1)(t+2)/6 + O(t)] (read: |G_12/lead - A| <= 0.08/t)",
+                inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("t_list", str, doc="comma-separated t values for the finite-t comparison")],
@@ -471,6 +537,21 @@ def check_leading_W(statement: LeadingW, p, ctx) -> Verdict:
     Mutants
     -------
     A-over-12 fails (a) and (b) (off by 0.0057 >> 0.08/t at t = 100); lead-over-2 fails (b) at t = 10.
+    Second reader (the thresholds 4, 0.1, 0.25/t, 0.08/t were literals of the check; now fields): B~5A
+    is false since B/A = 3.978 exactly (the symbolic constants); the near-boundary mutants ratio-tol-0.02,
+    rem-B-x0.85 and rem-A-x0.94 put each reading just beyond its measured sharpness (quick: 0.222, 0.861,
+    0.949 at t = 100).
+
+    Notes
+    -----
+    Sharpness: ratio_about_4 exact, |B/A - 4| = 0.0222 against 0.1 (0.222).  The remainder constants
+    are readings of "O(t)" fixed by the check's author, not printed; sharpness is max over t_list of
+    t |G/lead - const| / C (a function of t only, so the search is over t).  Measured t (G_11/lead - B) =
+    0.111, 0.164, 0.194, 0.215, 0.229, 0.238 and t (G_12/lead - A) = -0.055, -0.067, -0.073, -0.076,
+    -0.078, -0.0785 at t = 10, 25, 50, 100, 200, 400: both converge (the differences per doubling shrink
+    by ~0.63), so the remainder is O(t) as printed.  Geometric extrapolation puts the limits at ~0.25
+    and ~0.080: the author's readings C = 0.25 and 0.08 sit at the limits, so beyond t ~ 1000 they
+    would need a slightly larger C (a reading, not a printed constant; the tiers stop at t = 200).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     Bx = k2_expect_exact((B_ - 1) ** 2 * (B_ - A_) * (A_ - HALF) / (A_ + B_ - 2) ** 3)
@@ -479,13 +560,13 @@ def check_leading_W(statement: LeadingW, p, ctx) -> Verdict:
     ev.add({"part": "(E.25) off-diagonal integral, symbolic"}, sp.simplify(sp.expand_log(Ax - statement.A, force=True)) == 0, relation="true")
     Bf, Af = float(statement.B), float(statement.A)
     ev.details["B_inf"], ev.details["A_inf"], ev.details["ratio_inf"] = float(Bx), float(Ax), float(Bx / Ax)
-    ev.add({"part": "B/A ~ 4"}, abs(Bf / Af - 4), 0.1)
+    ev.add({"part": "B/A ~ ratio", "B/A": Bf / Af}, abs(Bf / Af - statement.ratio), statement.ratio_tol, part="ratio_about_4")
     rows = []
     for t in [int(s) for s in p["t_list"].split(",")]:
         G = expected_T(t).sum(0)
         lead = (t + 1) * (t + 2) / statement.lead_den
-        ev.add({"t": t, "part": "|G_11/lead - B|"}, abs(G[0, 0] / lead - Bf), 0.25 / t)
-        ev.add({"t": t, "part": "|G_12/lead - A|"}, abs(G[0, 1] / lead - Af), 0.08 / t)
+        ev.add({"t": t, "part": "|G_11/lead - B| <= rem_B/t"}, abs(G[0, 0] / lead - Bf), statement.rem_B / t, part="diagonal_remainder")
+        ev.add({"t": t, "part": "|G_12/lead - A| <= rem_A/t"}, abs(G[0, 1] / lead - Af), statement.rem_A / t, part="offdiagonal_remainder")
         rows.append({"t": t, "G11": float(G[0, 0]), "G12": float(G[0, 1]), "G11/G12": float(G[0, 0] / G[0, 1])})
     ev.details["finite_t"] = rows
     return ev.verdict()
@@ -500,6 +581,8 @@ def check_leading_W(statement: LeadingW, p, ctx) -> Verdict:
 class VUpdate:
     D: sp.Expr = sp.Rational(3, 2) - sp.log(4)  # E[((a-1)^2+(b-1)^2)/(lambda-1)^2] - 1/2 = (2 - ln 4) - 1/2
     argmax: int = 1  # the first-step v update is largest at j = argmax (quadratic decay => 1)
+    lead_den: int = 2  # leading order (t-j+1)(t-j+2)/lead_den D / t
+    rem_v: float = 0.15  # reading of "+ O(t)" in the bracket: |G_v(j) - D (t-j+1)(t-j+2)/(2t)| <= rem_v
 
 
 def _printed_E28(a: Fraction, b: Fraction, t: int, j: int) -> Fraction:
@@ -517,7 +600,18 @@ def _printed_E28(a: Fraction, b: Fraction, t: int, j: int) -> Fraction:
     lines=[(5779, 5809)],
     printed=VUpdate(),
     mutants=[Mutant("D=2-ln4", "D = 2 - ln 4 (the -1/2 forgotten)", VUpdate(D=2 - sp.log(4))),
-             Mutant("argmax-2", "the first-step v update is largest at j = 2", VUpdate(argmax=2))],
+             Mutant("argmax-2", "the first-step v update is largest at j = 2", VUpdate(argmax=2)),
+             Mutant("D-x1.1", "D 10% larger: 1.1 (3/2 - ln 4)", VUpdate(D=sp.Rational(11, 10) * (sp.Rational(3, 2) - sp.log(4))),
+                    origin="second-reader"),
+             Mutant("lead-over-6", "leading order (t-j+1)(t-j+2)/6 D/t (the /6 of the W lead)", VUpdate(lead_den=6), origin="second-reader"),
+             Mutant("rem-v-x0.65", "near-boundary: remainder constant 0.65 x 0.15 (sharpness 0.675 at t = 100, j = 1); rejected "
+                    "at t = 100, j = 1", VUpdate(rem_v=0.65 * 0.15), near_boundary=True,
+                    part="remainder", origin="second-reader")],
+    parts=[Part("E28_exact", "(E.28) the exact first-step v update (the printed integrand)"),
+           Part("D_value", "(E.29) E[((a-1)^2 + (b-1)^2)/(lambda-1)^2] = 2 - ln 4 > 1/2, D = 3/2 - ln 4 > 0 (a positive bias)"),
+           Part("quadratic_decay", "a positive bias with quadratic dependence, decreasing in j: the update is largest at j = 1"),
+           Part("remainder", "(E.29) v_j^(1) = c + (c eta/t)[(t-j+1)(t-j+2)/2 D + O(t)] (read: |G_v(j) - D(t-j+1)(t-j+2)/(2t)| <= 0.15)",
+                inequality=True)],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("points", int, 1, 50), Param("t_max", int, 1, 30), Param("t_list", str)],
@@ -551,7 +645,16 @@ def check_v_update(statement: VUpdate, p, ctx) -> Verdict:
 
     Mutants
     -------
-    D=2-ln4 fails (ii) and (iii); argmax-2 fails (iii) (G_v is strictly decreasing).
+    D=2-ln4 fails (ii) and (iii); argmax-2 fails (iii) (G_v is strictly decreasing).  Second reader
+    (not expressible before: the /2, the 0.15 and "D > 0" were literals): D-x1.1 is false by the exact
+    integral (ii) and changes the lead by 0.1 D (t-j+1)(t-j+2)/(2t) = 0.57 at t = 100, j = 1 > 0.15;
+    lead-over-6 is false by (E.28) (the exact lead is /2) and is off by D t/3 ~ 3.8 at t = 100;
+    rem-v-x0.65 is the near-boundary mutant of the remainder reading.
+
+    Notes
+    -----
+    Sharpness (remainder): max over t_list and all j of |G_v(j) - lead|/rem_v (exhaustive over j; the
+    remainder is a function of (t, j) only).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     rng = ctx.rng("points")
@@ -567,11 +670,14 @@ def check_v_update(statement: VUpdate, p, ctx) -> Verdict:
     Dx = k2_expect_exact(((A_ - 1) ** 2 + (B_ - 1) ** 2) / (LAM - 1) ** 2) - HALF
     ev.add({"part": "D symbolic"}, sp.simplify(sp.expand_log(Dx - statement.D, force=True)) == 0, relation="true")
     Df = float(statement.D)
+    ev.add({"part": "D > 0 (positive bias)"}, Df > 0 and float(Dx + HALF) > 0.5, relation="true")
     for t in [int(s) for s in p["t_list"].split(",")]:
         Gv = expected_T(t).sum((1, 2))
         j = np.arange(1, t + 1)
-        rem = np.abs(Gv - Df * (t - j + 1) * (t - j + 2) / (2 * t))
+        rem = np.abs(Gv - Df * (t - j + 1) * (t - j + 2) / (statement.lead_den * t))
         ev.add({"t": t, "part": "argmax_j G_v(j)"}, int(np.argmax(Gv)) + 1, statement.argmax, relation="eq")
-        ev.add({"t": t, "part": "max_j |G_v(j) - D(t-j+1)(t-j+2)/(2t)|", "at_j": int(np.argmax(rem)) + 1}, float(rem.max()), 0.15)
+        ev.add({"t": t, "part": "G_v decreasing in j"}, bool(np.all(np.diff(Gv) < 0)), relation="true")
+        ev.add({"t": t, "part": "max_j |G_v(j) - D(t-j+1)(t-j+2)/(2t)| <= rem_v", "at_j": int(np.argmax(rem)) + 1}, float(rem.max()),
+               statement.rem_v, part="remainder")
         ev.details[f"G_v(1..10), t={t}"] = [round(float(g), 6) for g in Gv[:10]]
     return ev.verdict(seed=ctx.seed("points"))

@@ -38,8 +38,10 @@ from kernels.training.induction import (
     transformer_logits,
 )
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 from .architecture import _limit_last
 
 
@@ -183,7 +185,7 @@ def _batched_minimal_part(ev: Evidence, statement, p, ctx, levels: dict) -> None
         ev.add(dict(case, part="diverged"), int(diverged[r]), 0, relation="eq")
         ev.add(dict(case, part="(i) first evaluation = uniform level"), abs(kl[r, 0] - levels["uniform"]), 1e-12)
         if statement.ends_at == "bigram":
-            ev.add(dict(case, part="(ii) final <= 1.6 floor"), rel[r, -1] * u, 1.6 * levels["floor"])
+            ev.add(dict(case, part="moves_to_bigram: final < past_unigram x unigram"), rel[r, -1], statement.past_unigram)
         else:
             ev.add(dict(case, part="(ii) |final/unigram - 1| <= 0.1"), abs(rel[r, -1] - 1), 0.1)
         ev.add(dict(case, part="(iii) steps spent crossing the unigram band <= 15% of training"), dwell, 0.15 * steps)
@@ -205,6 +207,13 @@ def _batched_minimal_part(ev: Evidence, statement, p, ctx, levels: dict) -> None
 class MinimalPhases:
     ends_at: str = "bigram"  # the trained minimal model ends at the bigram level ('unigram': mutant)
     layer1_offset: int = 2  # the learned layer-1 position weights peak at r = 2 (previous token)
+    past_unigram: float = 0.5  # moves_to_bigram: final loss < past_unigram x unigram level
+    closer_to: str = "bigram"  # moves_to_bigram: at the end the model is nearer (KL) to this strategy than to the other
+    band: float = 0.1  # unigram band: |KL/unigram - 1| <= band
+    band_max: int = 3  # no_unigram_plateau: at most band_max evaluations inside the band
+    unigram_plateau: bool = False  # mutant hook: the minimal model dwells at the unigram level (> band_max evaluations)
+    mass_min: float = 0.5  # learns_construction: softmax(v) mass at the argmax >= mass_min
+    conv_factor: float = 1.1  # converges_to_bigram (not asserted at CPU sizes): final <= conv_factor x bigram level
 
 
 def _softmax_rows(z: np.ndarray) -> np.ndarray:
@@ -218,12 +227,42 @@ def _softmax_rows(z: np.ndarray) -> np.ndarray:
     source=SOURCE,
     label="Sec. 8.3.1 (empirical phases)",
     entry="C21",
-    title="Minimal model (softmax variant) trained on ICL-MC: uniform -> bigram with no unigram plateau; learns the construction",
-    lines=[(1832, 1846), (6026, 6030)],
+    title="Minimal model (softmax variant) on ICL-MC: leaves uniform without a unigram plateau, learns the construction, moves "
+          "to bigram; convergence to the bigram level and the transformer phases not shown at CPU sizes",
+    lines=[(1832, 1846), (1854, 1856), (6022, 6030)],
     printed=MinimalPhases(),
+    parts=[
+        Part("starts_uniform", "the minimal model starts from a deterministic constant initialisation (the uniform predictor)"),
+        Part("no_unigram_plateau", "the minimal model spends significantly less time, if any, at the unigram solution "
+             "(read: at most 3 evaluations within +-10% of the unigram level)"),
+        Part("moves_to_bigram", "the model's strategy becomes the bigram one (read: final loss < 0.5 x unigram level and, at the "
+             "end, KL(bigram strategy || model) < KL(unigram strategy || model))"),
+        Part("learns_construction", "the effective positional weights concentrate on the previous token and W_K becomes "
+             "close to diagonal (Figs. 8.3 middle, 8.4b; the construction of Fact 8.3)"),
+        Part("converges_to_bigram", "the minimal model converges to the bigrams solution / near the Bayes optimal loss "
+             "(read: final loss <= 1.1 x bigram-strategy level)", asserted=False,
+             reason="not reached at CPU sizes: quick (t = 30, 600 Adam steps) ends at 1.64 x the bigram level (0.043 against "
+                    "0.026; 0.43 x unigram), the full tier's 8 batched seeds x 1200 steps at ~1.46 x; the softmax model "
+                    "class's own floor min_a KL(softmax(a freq)) is 1.15 x bigram at t = 30, so 1.1 x needs the larger t "
+                    "and ~1e5 steps of the thesis. Reported (details), not asserted"),
+        Part("less_time_than_transformer", "the minimal model spends significantly less time at the unigram solution than "
+             "the transformer", asserted=False,
+             reason="the transformer is not trained at the quick tier; at full (6 seeds, t = 16, d = 8, 1200 steps) it shows "
+                    "only a shoulder at the unigram level, not the thesis's long plateau, so the comparison is not made"),
+        Part("transformer_phases", "transformers pass uniform -> unigram plateau -> sudden drop to bigram, the model's "
+             "strategy is first near the unigram one, then the bigram one (Sec. 8.3.1)", asserted=False,
+             reason="not run at the quick tier; at full the check asserts per seed a near-uniform start, a final loss < 0.8 x "
+                    "unigram and the ordering (b) of the strategy distances with the rise of KL(unigram || model), but the "
+                    "plateau followed by a sudden drop to the bigram level is not seen at that budget (thesis-sized runs "
+                    "are ~2e5 steps at t = 100)"),
+    ],
     mutants=[Mutant("stops-at-unigram", "the minimal model plateaus at the unigram level (final loss within 10% of unigram)",
                     MinimalPhases(ends_at="unigram")),
-             Mutant("layer1-self", "the learned layer-1 position weights peak at r = 1 (self)", MinimalPhases(layer1_offset=1))],
+             Mutant("layer1-self", "the learned layer-1 position weights peak at r = 1 (self)", MinimalPhases(layer1_offset=1)),
+             Mutant("closer-to-unigram", "at the end the minimal model is nearer to the unigram strategy than to the bigram one",
+                    MinimalPhases(closer_to="unigram"), origin="second-reader"),
+             Mutant("dwells-at-unigram", "the minimal model dwells at the unigram level (more than 3 evaluations in the +-10% band)",
+                    MinimalPhases(unigram_plateau=True), origin="second-reader")],
     expect=Status.REPRODUCED,
     rigor=Rigor.STATISTICAL,
     kind=Kind.EMPIRICAL,
@@ -270,30 +309,49 @@ def check_empirical_phases(statement: MinimalPhases, p, ctx) -> Verdict:
     For each seed: train `steps` steps; every eval_every steps the last-token KL on a fixed evaluation
     set of eval_n chains.  Levels on the same set: uniform, unigram, bigram (add-one) strategies and the
     model class's bigram floor min_a E KL(P_row || softmax(a freq)) (freq = normalised successor
-    counts, the construction's output).  Assert: (i) the first evaluation equals the uniform level
-    (beta = 0); (ii) ends_at = bigram: final loss < 0.5 x unigram and <= 1.6 x floor; ends_at = unigram:
-    |final/unigram - 1| <= 0.1; (iii) at most 3 evaluations inside the unigram band (+-10%), i.e. no
-    plateau there; (iv) argmax_r softmax(v)_r = layer1_offset with mass >= 0.5, and W diagonal >
-    off-diagonal.
+    counts, the construction's output).  Assert: (i) starts_uniform: the first evaluation equals the
+    uniform level (beta = 0); (ii) moves_to_bigram: final loss < past_unigram (0.5) x unigram and, on the
+    final predictions, KL(bigram strategy || model) < KL(unigram strategy || model) (ends_at = unigram,
+    mutant: |final/unigram - 1| <= 0.1); (iii) no_unigram_plateau: at most band_max (3) evaluations
+    inside the unigram band (+-band, 10%); (iv) learns_construction: argmax_r softmax(v)_r =
+    layer1_offset with mass >= mass_min (0.5), and W diagonal > off-diagonal.  Reported, not asserted:
+    final / bigram level, final / floor (converges_to_bigram).
 
     Exactness
     ---------
     Statistical: one seeded run per seed (CPU-reproducible bit for bit); the evaluation set's standard
     error is ~3% of the losses.  The floor is reached only as the attention sharpens (|W|, |v| -> inf),
-    slowly: after 800 Adam steps at t = 30 the measured ratio final/floor is 1.35 (still decreasing),
-    hence the bound 1.6 for "converges towards the bigram solution" at this budget; the unigram
-    level is 2.5 x higher, so (ii) separates the two outcomes by a wide margin.  Status reproduced /
-    not-reproduced.
+    slowly: after 600 Adam steps at t = 30 (quick) the ratio final/floor is 1.43 and final/bigram 1.64
+    (still decreasing), which is why converges_to_bigram is not asserted (the old checker accepted it
+    as "final <= 1.6 floor").  Status reproduced / not-reproduced, for the asserted parts only.
 
     Mutants
     -------
     stops-at-unigram fails (ii) (final 0.045 against unigram 0.096 at t = 30); layer1-self fails (iv)
-    (mass 0.85 at r = 2).
+    (mass 0.85 at r = 2).  Second reader: closer-to-unigram and dwells-at-unigram are the negations of
+    what the run measures (strategy distances at the end; evaluations in the band), false on this run by
+    the recorded values (not expressible before: the comparison and the band count were literals); the
+    old checker's own criterion "(ii) final <= 1.6 floor" accepted a run 1.64 x above the bigram level
+    as "converged", which is the reason that part is now split (moves_to_bigram asserted,
+    converges_to_bigram not).
+
+    Contract audit
+    --------------
+    The claim checked is the thesis's, l.1854-1856: "Similar to the transformer, the model learns to
+    converge to the bigrams solution, spending however significantly less time, if any, to the unigram
+    solution", with Fig. 8.3 (positional weights on the previous token).  Criteria, fixed before the
+    re-run: starts_uniform, no_unigram_plateau (<= 3 evaluations in the +-10% band), moves_to_bigram
+    (final < 0.5 x unigram and nearer to the bigram strategy), learns_construction (argmax softmax(v) =
+    2 with mass >= 0.5, diag W > off-diag W); the thesis's "converges to the bigrams solution" read as
+    final <= 1.1 x bigram level is NOT asserted: it is not reached at CPU sizes (part reason), so
+    "reproduced" here means the asserted parts only.  Inconsistency in the thesis, reported: l.6022-6024
+    (App. E) says that in "this minimal model" the second drop "happens after a long plateau", against
+    l.1854 (little or no time at the unigram solution).
 
     Notes
     -----
     Batched runs (runs > 0: full tier, 8 seeds x 1200 steps, numba trainer on counter-based data,
-    13 checkpoints): per seed (i), (ii) (floor part), (iv) argmax, no divergence, (iii') the KL goes
+    13 checkpoints): per seed (i), (ii) (final < 0.5 x unigram), (iv) argmax, no divergence, (iii') the KL goes
     from 1.1 x unigram to below 0.9 x unigram within 15% of training (a plateau would hold it there),
     (v) KL(unigram strategy || model) comes within 10% of its minimum before KL(bigram strategy ||
     model) does.  Measured (full tier, mean (s.e.) over 8 seeds): crossing 75 (16) steps at checkpoint
@@ -331,19 +389,31 @@ def check_empirical_phases(statement: MinimalPhases, p, ctx) -> Verdict:
         loss = [h[1] for h in hist]
         series.append({"x": steps, "y": loss, "label": f"minimal model, seed {seed}", "style": "-"})
         case = {"seed": seed, "t": t}
-        ev.add(dict(case, part="(i) first evaluation = uniform level"), abs(loss[0] - levels["uniform"]), 1e-12)
+        ev.add(dict(case, part="starts_uniform: first evaluation = uniform level"), abs(loss[0] - levels["uniform"]), 1e-12)
         final = loss[-1]
+        lg_end, _ = softmax_minimal_forward(xe, k, W, v, beta)
+        q_end = _softmax_rows(lg_end[:, -1])
+        ku_end, kb_end = _strategy_distances(q_end, strategy_predictions(xe, k, "unigram", Pe), strategy_predictions(xe, k, "bigram", Pe))
+        ev.details[f"seed {seed}: final / bigram level, final / floor, final / unigram (converges_to_bigram: reported)"] = (
+            final / levels["bigram"], final / levels["floor"], final / levels["unigram"])
+        ev.details[f"seed {seed}: KL(unigram strategy || model), KL(bigram strategy || model) at the end"] = (ku_end, kb_end)
         if statement.ends_at == "bigram":
-            ev.add(dict(case, part="(ii) final < 0.5 unigram"), final, 0.5 * levels["unigram"])
-            ev.add(dict(case, part="(ii) final <= 1.6 floor"), final, 1.6 * levels["floor"])
+            ev.add(dict(case, part="moves_to_bigram: final < past_unigram x unigram"), final, statement.past_unigram * levels["unigram"])
         else:
-            ev.add(dict(case, part="(ii) |final/unigram - 1| <= 0.1"), abs(final / levels["unigram"] - 1), 0.1)
-        band = sum(1 for x in loss if abs(x / levels["unigram"] - 1) <= 0.1)
-        ev.add(dict(case, part="(iii) evaluations in the unigram band"), band, 3)
+            ev.add(dict(case, part="(mutant) |final/unigram - 1| <= 0.1"), abs(final / levels["unigram"] - 1), 0.1)
+        near, far = (kb_end, ku_end) if statement.closer_to == "bigram" else (ku_end, kb_end)
+        ev.add(dict(case, part=f"moves_to_bigram: KL({statement.closer_to} strategy || model) < the other at the end"), near, far,
+               relation="lt")
+        band = sum(1 for x in loss if abs(x / levels["unigram"] - 1) <= statement.band)
+        if statement.unigram_plateau:
+            ev.add(dict(case, part="(mutant) evaluations in the unigram band > band_max"), band, statement.band_max, relation="gt")
+        else:
+            ev.add(dict(case, part="no_unigram_plateau: evaluations in the unigram band <= band_max"), band, statement.band_max)
         pw = _softmax_rows(v)
-        ev.add(dict(case, part="(iv) argmax_r softmax(v)_r"), int(np.argmax(pw)) + 1, statement.layer1_offset, relation="eq")
-        ev.add(dict(case, part="(iv) mass at the argmax >= 0.5"), 0.5, float(pw.max()))
-        ev.add(dict(case, part="(iv) W diagonal > off-diagonal"), float(W[0, 1] + W[1, 0]), float(W[0, 0] + W[1, 1]), relation="lt")
+        ev.add(dict(case, part="learns_construction: argmax_r softmax(v)_r"), int(np.argmax(pw)) + 1, statement.layer1_offset, relation="eq")
+        ev.add(dict(case, part="learns_construction: mass at the argmax >= mass_min"), statement.mass_min, float(pw.max()))
+        ev.add(dict(case, part="learns_construction: W diagonal > off-diagonal"), float(W[0, 1] + W[1, 0]), float(W[0, 0] + W[1, 1]),
+               relation="lt")
         ev.details[f"seed {seed}: final loss, beta, softmax(v)[1..4]"] = (final, beta, pw[:4].tolist())
         if seed == 0:
             ev.plots.append({"title": f"Learned layer-1 position weights softmax(v) (t = {t}) vs the construction",
@@ -385,6 +455,9 @@ class TrigramLevels:
     first: str = "stationary"  # initial (n-1)-tuple from the stationary law on tuples
     strict_hierarchy: bool = True  # uniform > unigram > bigram > trigram, each gap > 4 s.e.
     bigram_suffices: bool = False  # mutant: the bigram strategy already reaches the trigram level
+    order: tuple = ("uniform", "unigram", "bigram", "trigram")  # the levels, worst to best (each gap > z_min s.e.)
+    z_min: float = 4.0  # test threshold of each paired difference, in standard errors
+    trigram_scale: float = 2.0  # trigram level <= trigram_scale x k^2 (k-1)/(2t) (the add-one risk with t/k^2 visits per context)
 
 
 @claim(
@@ -392,11 +465,31 @@ class TrigramLevels:
     source=SOURCE,
     label="Sec. 8.3.3 (n-grams)",
     entry="C22",
-    title="Trigram task: the four strategy levels (uniform > unigram > bigram > trigram) that the 4 training stages sit at",
+    title="Trigram task, mechanism only: the four strategy levels (uniform > unigram > bigram > trigram) the 4 stages would sit "
+          "at; no transformer is trained",
     lines=[(1888, 1888), (1900, 1904), (1730, 1730)],
     printed=TrigramLevels(),
+    parts=[
+        Part("four_levels", "the different strategies correspond to unigrams, bigrams and trigrams (four distinct loss levels "
+             "uniform > unigram > bigram > trigram on the 3-gram task), the levels the stages are defined by"),
+        Part("trigram_scale", "the trigram strategy is near the add-one risk k^2 (k-1)/(2t) (derived: read as <= 2 k^2 (k-1)/(2t)), "
+             "i.e. the trigram statistics solve the task", inequality=True),
+        Part("hierarchical_stages", "3-head attention-only transformers trained with Adam learn the task hierarchically: long "
+             "plateaus at the unigram and bigram levels, then sudden drops", asserted=False,
+             reason="no transformer is trained here (3 heads per layer, context 200, lr 3e-2: beyond the CPU budget); the check "
+                    "is a mechanism check of the levels only"),
+        Part("converges_bayes", "the model eventually converges to the Bayes optimal solution", asserted=False,
+             reason="needs the trained transformer (not run)"),
+        Part("single_head_bigram", "single-head models cannot beat bigrams (Fig. 8.5 caption)", asserted=False,
+             reason="needs trained single-head transformers (not run); a capacity argument is not given in the thesis"),
+    ],
     mutants=[Mutant("bigram-suffices", "on the trigram task the bigram strategy reaches the trigram level (within 10%)",
-                    TrigramLevels(bigram_suffices=True))],
+                    TrigramLevels(bigram_suffices=True)),
+             Mutant("unigram-beats-bigram", "on the trigram task the unigram strategy beats the bigram one (order uniform > "
+                    "bigram > unigram > trigram)", TrigramLevels(order=("uniform", "bigram", "unigram", "trigram")), origin="second-reader"),
+             Mutant("trigram-scale-0.75", "near-boundary: trigram level <= 0.75 k^2 (k-1)/(2t) (sharpness 0.423 of the 2.0 reading, "
+                    "i.e. 0.846; 0.75 is 5.6 s.e. below the measured 0.0169 at t = 100); rejected at t = 100",
+                    TrigramLevels(trigram_scale=0.75), near_boundary=True, part="trigram_scale", origin="second-reader")],
     expect=Status.MECHANISM,
     rigor=Rigor.STATISTICAL,
     kind=Kind.MECHANISM,
@@ -437,7 +530,19 @@ def check_ngram_extension(statement: TrigramLevels, p, ctx) -> Verdict:
 
     Mutants
     -------
-    bigram-suffices fails: bigram/trigram ~ 5-9.
+    bigram-suffices fails: bigram/trigram ~ 5-9.  Second reader (not expressible before: the order and the
+    scale 2 were literals): unigram-beats-bigram is false (quick: unigram 0.1416, bigram 0.0912, the
+    paired difference ~20 s.e.; the bigram rule conditions on more of the true context); trigram-scale-0.75
+    is the near-boundary mutant (the add-one KL risk of a Dirichlet(1) row after N visits is
+    ~(k-1)/(2N), N ~ t/k^2, so the level is ~0.85 of k^2 (k-1)/(2t), not below 0.75).
+
+    Notes
+    -----
+    Contract audit: the claim is a mechanism check; it trains nothing.  Only the levels are asserted
+    (four_levels, trigram_scale); the three training parts of Sec. 8.3.3 are declared and not asserted
+    (reasons in the parts), so "mechanism" means: the four plateaus the thesis describes exist as four
+    separated loss levels.  Sharpness (trigram_scale): measured level / (2 k^2 (k-1)/(2t)) = 0.423 at
+    quick (t = 100, n = 8000); no search: the level is a function of t, estimated by Monte Carlo.
     """
     ev = Evidence("gt", rigor=Rigor.STATISTICAL)
     k, t, n = 2, p["t"], p["n"]
@@ -450,11 +555,12 @@ def check_ngram_extension(statement: TrigramLevels, p, ctx) -> Verdict:
         q = strategy_predictions(x, k, "uniform") if order == 0 else strategy_predictions(x, k, "ngram", order=order)
         kls[name] = last_token_kl(row, q)
     ev.details["levels (mean, s.e.)"] = {s: (float(v.mean()), float(v.std(ddof=1) / math.sqrt(n))) for s, v in kls.items()}
-    names = list(kls)
-    for hi, lo in itertools.pairwise(names):
+    for hi, lo in itertools.pairwise(statement.order):
         d = kls[hi] - kls[lo]
-        ev.add({"t": t, "part": f"{hi} - {lo} (in s.e.)"}, float(d.mean() / (d.std(ddof=1) / math.sqrt(n))), 4.0)
-    ev.add({"t": t, "part": "trigram level < 2 k^2 (k-1)/(2t)"}, 2 * k * k * (k - 1) / (2 * t), float(kls["trigram"].mean()))
+        ev.add({"t": t, "part": f"four_levels: {hi} - {lo} (in s.e.) > z_min"}, float(d.mean() / (d.std(ddof=1) / math.sqrt(n))),
+               statement.z_min, part="four_levels_z")
+    ev.add({"t": t, "part": "trigram_scale: trigram level < trigram_scale k^2 (k-1)/(2t)"},
+           statement.trigram_scale * k * k * (k - 1) / (2 * t), float(kls["trigram"].mean()), part="trigram_scale")
     if statement.bigram_suffices:
         ev.add({"t": t, "part": "|bigram/trigram - 1| <= 0.1"}, abs(float(kls["bigram"].mean() / kls["trigram"].mean()) - 1), 0.1,
                relation="le")

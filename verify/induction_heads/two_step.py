@@ -9,6 +9,7 @@ quadrature of E_{a,b} (see _common).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -67,6 +68,7 @@ def _w_integrand(j: int):
     return lambda a, b: (a - 1) * (b - 1) ** 2 * (a - 0.5) * (a + b - 1) ** (j - 1) / (a + b - 2) ** 3
 
 
+@functools.cache
 def w_j_float(j: int, n: int = 80) -> float:
     """w_j by the K2 Gauss-Legendre rule: under 1-a = s q, 1-b = s(1-q) the integrand times the Jacobian is
     q (1-q)^2 (1/2 - s q) (1-s)^(j-1) s, a polynomial; region 1 is integrated exactly, region 2 (q in
@@ -152,9 +154,11 @@ def _lemma_hypotheses(case) -> list[str]:
     rigor=Rigor.EXACT,
     params=[Param("t", int, 20, 400), Param("c", float, 1e-4, 10.0), Param("t_eta", str, doc="t values for eta*(t) t^3"),
             Param("j_max", int, 4, 60, doc="largest j of the leading-order comparison"),
-            Param("n_eta", int, 2, 100, doc="points of the eta grid")],
-    tiers={"quick": {"t": 100, "c": 0.02, "t_eta": "50,100", "j_max": 12, "n_eta": 6},
-           "full": {"t": 100, "c": 0.02, "t_eta": "50,100,200", "j_max": 40, "n_eta": 24},
+            Param("n_eta", int, 2, 100, doc="points of the eta grid"),
+            Param("v1_2t", bool, doc="v1_form also at 2t (costly E T(2t))"),
+            Param("exact_K", bool, doc="K_1, w_2 and the E.43 piece by exact symbolic integration (else Gauss-Legendre)")],
+    tiers={"quick": {"t": 100, "c": 0.02, "t_eta": "50,100", "j_max": 12, "n_eta": 6, "v1_2t": False, "exact_K": False},
+           "full": {"t": 100, "c": 0.02, "t_eta": "50,100,200", "j_max": 40, "n_eta": 24, "v1_2t": True, "exact_K": True},
            "gpu": {"t": 100, "c": 0.02, "t_eta": "50,100,200,400", "j_max": 40, "n_eta": 24}},
 )
 def check_lemma_8_4(statement: LemmaE1, p, ctx) -> Verdict:
@@ -188,7 +192,8 @@ def check_lemma_8_4(statement: LemmaE1, p, ctx) -> Verdict:
     Statement: (W1_form) exact first-step G = sum_j E T_j at t (K1 + K2): G_11 = G_22, G_12 = G_21, and
     the exact leading constants B = (8 ln2 - 5)/12, A = (7 - 10 ln2)/6 (thesis_ch8.eq_E23_E25_leading_W
     derives them) are > 0 with |B/A - B_over_A| <= B_over_A_tol.  (v1_form) D = 3/2 - ln 4 > 0 and
-    max_j |G_v(j) - D (t-j+1)(t-j+2)/(2t)| <= 0.15 (the O(t) remainder inside the bracket), at t and 2t.
+    max_j |G_v(j) - D (t-j+1)(t-j+2)/(2t)| <= 0.15 (the O(t) remainder inside the bracket), at t and (full
+    tier, v1_2t) 2t.
     (v2_dominant_leading) the leading-order coefficients from the true integrals (never the printed
     E.43): K_1 (E.42) by exact symbolic integration, K_j = 4 w_j + 2 E[(b-a)(b-1)^2(a-1/2)/(a+b-2)^3] for
     2 <= j <= j_max (w_j by the K2 Gauss-Legendre rule, exact symbolic for j = 2); K_dominant >
@@ -208,7 +213,11 @@ def check_lemma_8_4(statement: LemmaE1, p, ctx) -> Verdict:
 
     Exactness
     ---------
-    K_1, 4 w_2 and the E.43 second piece exact (symbolic); w_j (j >= 3) by Gauss-Legendre with 80 and
+    K_1, 4 w_2 and the E.43 second piece exact (symbolic) at the full tier, where the Gauss-Legendre
+    values are asserted equal to them within 1e-14 (measured 3e-17); the quick tier uses the Gauss-Legendre
+    values only and checks v1_form at t only (not 2t): quick is a smoke test of what full shows (every
+    mutant, the proof step and the sharpness are still decided at quick; the tolerance of the proof-step
+    comparison, 1e-12, is far above the quadrature error).  w_j (j >= 3) by Gauss-Legendre with 80 and
     120 nodes (agree to 1e-16; the smallest gap K_2 - K_4 is 0.02).  Two-step GD: float64 quadrature
     (relative error < 1e-12); the smallest margin v_2 - v_j over the grid is > 1e-5 relative.
 
@@ -250,16 +259,24 @@ def check_lemma_8_4(statement: LemmaE1, p, ctx) -> Verdict:
     # v1_form
     Df = float(D_CONST)
     ev.add({"part": "v1_form: D > 0"}, Df, 0.0)
-    for tt in (t, 2 * t):
+    for tt in (t, 2 * t) if p["v1_2t"] else (t,):
         Gv = expected_T(tt).sum((1, 2))
         jj = np.arange(1, tt + 1)
         rem = np.abs(Gv - Df * (tt - jj + 1) * (tt - jj + 2) / (2 * tt))
         ev.add({"t": tt, "part": "v1_form: max_j |G_v(j) - D(t-j+1)(t-j+2)/(2t)| (O(1))"}, float(rem.max()), 0.15, relation="le")
-    # v2_dominant_leading: the true integrals
-    K1x = k2_expect_exact(((B_ - 1) ** 2 * (A_ - HALF) + (A_ - 1) ** 2 * (B_ - HALF)) / (LAM - 1) ** 2)
-    second = 2 * k2_expect_exact((B_ - A_) * (B_ - 1) ** 2 * (A_ - HALF) / (A_ + B_ - 2) ** 3)
+    # v2_dominant_leading: the true integrals (exact at full; Gauss-Legendre at quick, which agrees to 3e-17, asserted at full)
+    K1f = k2_expect_float(lambda a, b: ((b - 1) ** 2 * (a - 0.5) + (a - 1) ** 2 * (b - 0.5)) / (a + b - 2) ** 2)
+    secondf = 2 * k2_expect_float(lambda a, b: (b - a) * (b - 1) ** 2 * (a - 0.5) / (a + b - 2) ** 3)
     w = {j: w_j_float(j) for j in range(2, p["j_max"] + 1)}
-    w[2] = float(w_j(2))
+    if p["exact_K"]:
+        K1x = k2_expect_exact(((B_ - 1) ** 2 * (A_ - HALF) + (A_ - 1) ** 2 * (B_ - HALF)) / (LAM - 1) ** 2)
+        second = 2 * k2_expect_exact((B_ - A_) * (B_ - 1) ** 2 * (A_ - HALF) / (A_ + B_ - 2) ** 3)
+        w2x = float(w_j(2))
+        for name, fx, ff in (("K_1", float(K1x), K1f), ("E.43 second piece", float(second), secondf), ("w_2", w2x, w[2])):
+            ev.add({"part": f"quadrature = exact: {name}"}, ff, fx, relation="approx", tol=1e-14)
+        w[2] = w2x
+    else:
+        K1x, second = K1f, secondf
     K = {1: float(K1x)}
     K.update({j: 4 * w[j] + float(second) for j in w})
     ev.details["K_j (leading order, true integrals)"] = K
@@ -295,7 +312,7 @@ def check_lemma_8_4(statement: LemmaE1, p, ctx) -> Verdict:
             ev.add({"t": tt, "part": "regime exists: |eta*(t) t^3 / 3512.7 - 1| <= 0.3"}, abs(val / 3512.7 - 1), 0.3, relation="le")
     # the proof step (E.42)-(E.43)
     if statement.e43_second is not None:
-        first = 4 * w_j(2)
+        first = 4 * (w_j(2) if p["exact_K"] else w[2])
         ev.add({"part": "proof (E.42): K_1 value"}, float(statement.e42), float(K1x), relation="approx", tol=1e-12)
         ev.add({"part": "proof (E.43): first piece 4 w_2"}, float(statement.e43_first), float(first), relation="approx", tol=1e-12)
         ev.add({"part": "proof (E.43): second piece"}, float(statement.e43_second), float(second), relation="approx", tol=1e-12)
@@ -650,6 +667,7 @@ class PropE3:
     w_init: float = 0.0
     v_init: float = 1.0
     wd: float = 1.0  # weight decay of the second step (on W and v, as E.53, E.54 apply it)
+    lead_eps_max: float = 0.2  # the eps^power constancy checks (leading order in eps) use eps <= lead_eps_max
 
 
 _E3_PRINTED = PropE3()
@@ -673,6 +691,28 @@ def _e3_ratio(x, W2, v2):
     gr = (ff[:, 0] - ff[:, 1]) - gb
     ok = np.abs(gb) > 0
     return float(np.median(np.abs(gr[ok]) / np.abs(gb[ok]))), float(np.mean(np.sign(ff[ok, 0] - ff[ok, 1]) == np.sign(gb[ok])))
+
+
+@functools.cache
+def _e57_holds(j: int) -> bool:
+    """(E.57) as an unnormalised integral, symbolically (cached: every statement of the claim shares it)."""
+    e, a = sp.symbols("epsilon a", positive=True)
+    I = sp.integrate((a - HALF) * (2 * a - 1) ** (j - 1), (a, HALF - e, HALF + e))
+    want = 0 if j % 2 else sp.Integer(4) ** (j // 2) * e ** (j + 1) / (j + 1)
+    return bool(sp.simplify(I - want) == 0)
+
+
+@functools.lru_cache(maxsize=64)
+def _e3_cached(t: int, eps: float, gd: tuple, seed: int, chains: int, length: int):
+    """(W2, v2, median ratio, sign agreement) of one curriculum run on the claim's chains of the given length
+    (cached: the printed statement, the corrected one and the mutants share the GD parameters)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    ab = rng.random((chains, 2))
+    x = sample_chains(rng, k2_matrices(ab[:, 0], ab[:, 1]), t)
+    x2 = sample_chains(rng, k2_matrices(ab[:, 0], ab[:, 1]), 2 * t)
+    W2, v2 = _e3_run(length, eps, *gd)
+    ratio, agree = _e3_ratio(x if length == t else x2, W2, v2)
+    return W2, v2, ratio, agree
 
 
 def _e3_hypotheses(case) -> list[str]:
@@ -771,7 +811,10 @@ def check_proposition_8_5(statement: PropE3, p, ctx) -> Verdict:
     (a) exact.  Quadrature float64 (relative error < 1e-12) against 10% / 15% tolerances that cover
     the O(eps^2) and O(1/t) corrections (measured <= 10% at eps <= 0.2, t >= 100).  The remainder is a
     Monte Carlo median of an exact per-chain ratio; the printed bound is missed by a factor > 20 (median
-    ~0.96 against 5 eps^2 = 0.0125 at eps = 0.05).
+    ~0.96 against 5 eps^2 = 0.0125 at eps = 0.05).  Cost: the GD runs, the chain ratios (at t and 2t) and
+    the symbolic E.57 checks are cached across the statements of the claim (they depend only on the GD
+    parameters, which the mutants share), so the mutants cost almost nothing; the quick tier keeps the 2t
+    runs (the validator's t -> infinity condition needs them).
 
     Mutants
     -------
@@ -793,24 +836,23 @@ def check_proposition_8_5(statement: PropE3, p, ctx) -> Verdict:
     it is not a finite-t effect: erratum of the statement, substantive (the conclusion "the bigrams
     solution" holds only in the weak sense of the corrected statement).  The proof steps E.53, E.58,
     E.59 are wrong too (normalisation 1/(2 eps) and a factor -1/8 dropped), kept as mutants.
+    Full tier (second pass): eps_list includes 0.3, where alpha v_2/eps^4 differs by 29% from its
+    small-eps value (O(eps^2) corrections), so the corrected statement failed at full (refuted instead
+    of erratum).  The eps-power constancy checks are leading-order statements and now use eps <=
+    lead_eps_max = 0.2 (all of quick's eps; 0.025..0.2 at full), the larger eps being reported; the
+    remainder and sign parts still use every eps.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    e, a = sp.symbols("epsilon a", positive=True)
     for j in range(1, 7):
-        I = sp.integrate((a - HALF) * (2 * a - 1) ** (j - 1), (a, HALF - e, HALF + e))
-        want = 0 if j % 2 else sp.Integer(4) ** (j // 2) * e ** (j + 1) / (j + 1)
-        ev.add({"j": j, "part": "(E.57) unnormalised integral"}, sp.simplify(I - want) == 0, relation="true")
+        ev.add({"j": j, "part": "(E.57) unnormalised integral"}, _e57_holds(j), relation="true")
     t = p["t"]
     eps_list = [float(s) for s in p["eps_list"].split(",")]
     alphas, v2s = [], []
-    rng = ctx.rng("chains")
-    ab = rng.random((p["chains"], 2))
-    x = sample_chains(rng, k2_matrices(ab[:, 0], ab[:, 1]), t)
-    x2 = sample_chains(rng, k2_matrices(ab[:, 0], ab[:, 1]), 2 * t)
     hyp = {"kappa1": statement.kappa1, "kappa2": statement.kappa2, "w_init": statement.w_init, "v_init": statement.v_init,
            "wd": statement.wd}
+    gd = (statement.kappa1, statement.kappa2, statement.w_init, statement.v_init, statement.wd)
     for eps in eps_list:
-        W2, v2 = _e3_run(t, eps, statement.kappa1, statement.kappa2, statement.w_init, statement.v_init, statement.wd)
+        W2, v2, ratio, agree = _e3_cached(t, eps, gd, ctx.seed("chains"), p["chains"], t)
         alpha = float(W2[0, 0] - W2[0, 1])
         alphas.append(alpha)
         v2s.append(float(v2[1]))
@@ -823,9 +865,7 @@ def check_proposition_8_5(statement: PropE3, p, ctx) -> Verdict:
             pred = statement.v_init * statement.kappa2 * (L if statement.w_formula == "printed" else -L / (16 * eps))
             ev.add(dict(case, part=f"proof step: alpha vs {statement.w_formula} formula (relative)", alpha=alpha, formula=pred),
                    abs(alpha / pred - 1), 0.10)
-        ratio, agree = _e3_ratio(x, W2, v2)
-        W2b, v2b = _e3_run(2 * t, eps, statement.kappa1, statement.kappa2, statement.w_init, statement.v_init, statement.wd)
-        ratio2, _ = _e3_ratio(x2, W2b, v2b)
+        ratio2 = _e3_cached(t, eps, gd, ctx.seed("chains"), p["chains"], 2 * t)[2]
         ev.details[f"eps={eps}: median |rest|/|bigram| at t, 2t; sign agreement"] = (ratio, ratio2, agree)
         rcase = dict(case, ratio=ratio, ratio_2t=ratio2, part="remainder: median |f_rest|/|f_bigram| <= rem_coef eps^rem_power",
                      rem_coef=statement.rem_coef, rem_power=statement.rem_power)
@@ -836,13 +876,18 @@ def check_proposition_8_5(statement: PropE3, p, ctx) -> Verdict:
         if statement.sign_agree is not None:
             ev.add(dict(case, part="sign agreement with the pure bigram term"), agree, statement.sign_agree, relation="ge",
                    part="sign_agreement")
+    # leading order in eps: the constancy checks use eps <= lead_eps_max (at eps = 0.3 the O(eps^2) corrections
+    # reach ~29% of alpha v_2 / eps^4; reported in details)
+    lead = [i for i, ep in enumerate(eps_list) if ep <= statement.lead_eps_max]
+    alphas_l, v2s_l, eps_l = [alphas[i] for i in lead], [v2s[i] for i in lead], [eps_list[i] for i in lead]
+    ev.details["alpha v_2 / eps^4 (all eps)"] = [al * v / ep**4 for al, v, ep in zip(alphas, v2s, eps_list)]
     if statement.w_formula == "eps":
-        r = [al / ep for al, ep in zip(alphas, eps_list)]
+        r = [al / ep for al, ep in zip(alphas_l, eps_l)]
         ev.add({"part": "proof step E.58: alpha/eps constant across eps (max/min - 1)"}, max(r) / min(r) - 1, 0.10)
     if statement.v2_eps_power is not None:
-        r = [v / ep**statement.v2_eps_power for v, ep in zip(v2s, eps_list)]
+        r = [v / ep**statement.v2_eps_power for v, ep in zip(v2s_l, eps_l)]
         ev.add({"part": f"proof step E.59: v_2/eps^{statement.v2_eps_power} constant across eps (max/min - 1)"}, max(r) / min(r) - 1, 0.15)
-    r = [al * v / ep**statement.bigram_power for al, v, ep in zip(alphas, v2s, eps_list)]
+    r = [al * v / ep**statement.bigram_power for al, v, ep in zip(alphas_l, v2s_l, eps_l)]
     ev.add({"part": f"bigram_coefficient: alpha v_2/eps^{statement.bigram_power} constant across eps (max/min - 1)"},
            max(r) / min(r) - 1, 0.15)
     ev.details["alpha/eps^2"] = [al / ep**2 for al, ep in zip(alphas, eps_list)]
