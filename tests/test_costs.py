@@ -13,7 +13,7 @@ import pytest
 
 import verify.__main__ as cli
 from verify.__main__ import main
-from verify.costs import (ALL_VALUES_TESTED, DEFAULT_FACTOR, ESTIMATES, GIB, SAFE, WITHIN_TESTED, _as_number,
+from verify.costs import (ALL_VALUES_TESTED, DEFAULT_FACTOR, ESTIMATES, GIB, SAFE, SAFE_BY_READING, WITHIN_TESTED, _as_number,
                           _full_seconds, _pending, _tier_max, estimate, memory_budget, refusal, time_budget)
 from verify.registry import TIERS, all_claims, get_claim
 
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: claims with parameters that have neither an estimate nor a justification yet (they get the default
 #: rule).  A ratchet: it may only go down; a new claim with parameters needs an entry in verify/costs.py.
-PENDING_AUDIT_MAX = 220
+PENDING_AUDIT_MAX = 210
 
 
 def _ends(c):
@@ -80,7 +80,9 @@ def test_every_claim_with_parameters_has_an_estimate_or_a_justification():
     for cid, reason in SAFE.items():
         c = BY_ID[cid]
         tiers = {t: c.tier_params(t) for t in TIERS}
-        if reason == ALL_VALUES_TESTED:
+        if cid in SAFE_BY_READING:
+            assert reason == SAFE_BY_READING[cid] and len(reason) > 20
+        elif reason == ALL_VALUES_TESTED:
             for p in c.params:
                 assert p.choices is not None or p.type is bool, f"{cid}: {p.name} is not a finite choice"
                 if p.choices is not None:
