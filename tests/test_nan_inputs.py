@@ -52,6 +52,8 @@ def _cases():
     from kernels import attention, hinge_opt, margin, markov_icl, mlp_cube, oversparse, pareto_one_step
     from kernels import polynet, polynet_flow, projected_gd, qstr, readout_sgd, relu_approx, sm_bounds, sq_frontier
     from kernels import deep_gd, retrieval_constructions
+    from kernels.training import attention as t_attention, disjoint_polynet as t_polynet, induction as t_induction
+    from kernels.training import retrieval as t_retrieval
 
     _ACT = deep_gd.polynomial_activation([0.0, 1.0, 0.5])
     rng = _rng()
@@ -114,6 +116,11 @@ def _cases():
         ("gaussian_norm_moment.r", qstr.gaussian_norm_moment, dict(d=3, r=2.0), "r", None),
         ("lemma11_alpha.eps", retrieval_constructions.lemma11_alpha, dict(q=1, d=2, r_a=1.0, r_w=1.0, r_x=1.0, N=4, eps=0.1), "eps", None),
         ("backprop_gradient.X", deep_gd.backprop_gradient, dict(Vs=Vs, X=np.ones((2, 3)), Y=np.ones((2, 3)), act=_ACT), "X", (0, 0)),
+        ("margin_loss.f", t_induction.margin_loss, dict(f=np.zeros((2, 3)), y=np.array([0, 1]), delta=0.5), "f", (0, 2)),
+        ("margin_loss.delta", t_induction.margin_loss, dict(f=np.zeros((2, 3)), y=np.array([0, 1]), delta=0.5), "delta", None),
+        ("init_params.init_scale", t_attention.init_params, dict(T=4, d=2, k=2, seeds=[1], init_scale=0.02), "init_scale", None),
+        ("ffn_forward_backward.X", t_retrieval.ffn_forward_backward, dict(params=t_retrieval.ffn_init(_rng(), 3, 4, 2), X=np.ones((1, 3)), Y=np.zeros((1, 2))), "X", (0, 1)),
+        ("disjoint_polynet_sgd.w0", t_polynet.disjoint_polynet_sgd, dict(w0=np.ones((2, 3)), steps=2, seeds=[1], lr=0.1, lr_mode="constant", backend="reference") if "backend" in t_polynet.disjoint_polynet_sgd.__code__.co_varnames else dict(w0=np.ones((2, 3)), steps=2, seeds=[1], lr=0.1, lr_mode="constant"), "w0", (1, 1)),
         ("risk.Y", deep_gd.risk, dict(Vs=Vs, X=np.ones((2, 3)), Y=np.ones((2, 3)), act=_ACT), "Y", (1, 2)),
     ]
 
