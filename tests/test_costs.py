@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: claims with a parameter that neither an estimate nor a justification covers yet (it gets the default
 #: rule).  A ratchet: it may only go down; a new claim with parameters needs an entry in verify/costs.py.
-PENDING_AUDIT_MAX = 195
+PENDING_AUDIT_MAX = 191
 
 
 def _ends(c):

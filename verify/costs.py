@@ -202,6 +202,13 @@ ESTIMATES: dict[str, Estimate] = {
     "thesis_ch4.lemma_4.2": E(lambda p: 3 * F8 * p["sets"] * (p["m"] + p["sigmas"] * 2 ** 8 / 8),
                               "(sets, m) samples and (sets, sigmas) Rademacher draws over 2^8 functions",
                               {"sets": "lin", "m": "lin", "sigmas": "lin"}),
+    # U, V (pairs, d) with d <= 64 drawn at random, projections and differences: ~6 such arrays
+    "thesis_ch4.lemma_A.9": E(lambda p: 6 * F8 * p["pairs"] * 64, "(pairs, d <= 64) float64 pairs and projections, 6 copies",
+                              {"pairs": "lin"}),
+    # Maurey: choice (draws, k) int64 and atoms (draws, 12) float64, the comparison (draws, k) per coordinate
+    "thesis_ch4.lemma_4.10": E(lambda p: F8 * p["maurey_draws"] * (2 * p["maurey_k"] + 3 * 12),
+                               "(draws, k) choices and comparisons, (draws, 12) atoms",
+                               {"ratio_max": "quad", "maurey_k": "lin", "maurey_draws": "lin"}),
     # ---- thesis_ch5 ------------------------------------------------------------------------------------
     "thesis_ch5.lemma_B.1": E(lambda p: cube(p["n_exhaustive_max"]), _CH5_MAJ,
                               {"n_exhaustive_max": "nexp2", "n_symmetric_max": "quad", "n_top": "quad"}),
@@ -270,6 +277,8 @@ ESTIMATES: dict[str, Estimate] = {
     # popcounts(n) as int64 over 2^n and m sampled indices per resample
     "thesis_ch6.assumption_6.2": E(lambda p: cube(p["n"], 2 * F8), "popcounts(n) int64 over 2^n and sampled parities",
                                    {"n": "exp2", "resamples": "lin"}),
+    # targets (trials,) and a Python loop over them, three times
+    "thesis_ch6.warmup_sq": E(lambda p: 2 * F8 * p["trials"], "(trials,) int64 targets, a loop over them", {"trials": "lin"}),
     # ---- thesis_ch7 ------------------------------------------------------------------------------------
     # a loop over the moduli q <= p_max, each with q x q tables and q^3 logits (chunked): memory ~ 3 q^3
     # float64 at the largest q, time ~ sum_q q^3 ~ p_max^4 (all (a, b, c, k) up to p_exhaustive: ~ p^5)
@@ -293,6 +302,10 @@ ESTIMATES: dict[str, Estimate] = {
                                       {"n": "lin", "t": "lin"}),
     "thesis_ch8.ngram_extension": E(lambda p: 4 * F8 * p["n"] * (p["t"] + 8), "(n, t) int64 chains and per-order predictions",
                                     {"n": "lin", "t": "lin"}),
+    # P (mc, 2, 2) transition matrices and their stationary laws; chains (chains, t) int64
+    "thesis_ch8.proposition_8_2": E(lambda p: 3 * F8 * 6 * p["mc"] + 2 * F8 * p["chains"] * p["t"],
+                                    "(mc, 2, 2) transition matrices and (chains, t) int64 chains",
+                                    {"chains": "lin", "t": "quad", "mc": "lin"}, free=("c_scan",)),
     # chunks of 20000 chains: memory bounded by the chunk, time linear in n
     "thesis_ch8.strategy_losses": E(lambda p: 4 * F8 * min(p["n"], 20000) * (p["t"] + max(_ints(p["k_list"])) ** 2),
                                     "chunks of 20000 chains of length t", {"n": "lin", "t": "lin"}),
