@@ -7,6 +7,7 @@ bodies never validate (see ARCHITECTURE.md, "Kernels").
 
 from __future__ import annotations
 
+import math
 import numbers
 import os
 
@@ -17,6 +18,7 @@ __all__ = [
     "available_memory_bytes",
     "format_bytes",
     "require_cube_dim",
+    "require_finite",
     "require_int",
     "require_power_of_two_length",
     "require_subset",
@@ -136,3 +138,33 @@ def require_subset(name: str, subset, n: int) -> int:
             raise ValueError(f"argument '{name}' repeats index {i}; a subset lists each index once")
         mask |= 1 << i
     return mask
+
+
+def require_finite(name: str, value, *, allow_inf: bool = False, why: str = "the result is undefined"):
+    """Return ``value`` unchanged, or raise ValueError naming ``name`` when it holds a NaN (or an infinity,
+    unless ``allow_inf``): a real number or an array of them.  Integers, Fractions and integer, boolean
+    or object arrays pass as they are (they hold no NaN).  Sequences of arrays: check each item."""
+    want = "not NaN" if allow_inf else "finite"
+    if isinstance(value, (bool, numbers.Rational)):
+        return value
+    if isinstance(value, numbers.Number):
+        v = complex(value)
+        if math.isnan(v.real) or math.isnan(v.imag) or (not allow_inf and (math.isinf(v.real) or math.isinf(v.imag))):
+            raise ValueError(f"argument '{name}' must be a{' finite' if not allow_inf else ''} real number"
+                             f"{' (not NaN)' if allow_inf else ''}, not {value!r} ({why})")
+        return value
+    try:
+        arr = value if isinstance(value, np.ndarray) else np.asarray(value)
+    except (ValueError, TypeError):  # ragged: leave it to the caller's own checks
+        return value
+    if arr.dtype.kind not in "fc" or arr.size == 0:
+        return value
+    bad = np.isnan(arr) if allow_inf else ~np.isfinite(arr)
+    if bad.any():
+        where = np.argwhere(bad)
+        idx = tuple(int(i) for i in where[0])
+        label = f"{name}[{', '.join(map(str, idx))}]" if idx else name
+        count = len(where)
+        raise ValueError(f"argument '{name}' must be {want}, but {label} = {arr[idx].item()!r} "
+                         f"({count} {'NaN' if allow_inf else 'non-finite'} entr{'y' if count == 1 else 'ies'}; {why})")
+    return value

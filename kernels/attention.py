@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import require_int, require_memory
+from ._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "CategoricalSelector",
@@ -78,6 +78,7 @@ def _require_positive(name: str, value) -> float:
 def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
     """Stable softmax along ``axis``; -inf entries get weight exactly 0 (at least one must be finite)."""
     z = np.asarray(z, dtype=np.float64)
+    require_finite("z", z, allow_inf=True)
     m = np.max(z, axis=axis, keepdims=True)
     if not np.all(np.isfinite(m)):
         raise ValueError("argument 'z' must have a finite maximum along the softmax axis (got inf or nan or all -inf)")

@@ -183,6 +183,10 @@ def _check_net(Vs, X, Y=None):
         Y = np.asarray(Y)
         if Y.shape != (X.shape[0], np.shape(Vs[-1])[0]):
             raise ValueError(f"argument 'Y' must have shape {(X.shape[0], np.shape(Vs[-1])[0])}, not {Y.shape}")
+        _checks.require_finite("Y", Y)
+    _checks.require_finite("X", X)
+    for j, V in enumerate(Vs):
+        _checks.require_finite(f"Vs[{j}]", V)
     return X, Y
 
 

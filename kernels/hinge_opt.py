@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._checks import require_finite
+
 __all__ = ["HingeBallMin", "HingeLP", "hinge_loss", "hinge_min_l2_ball", "hinge_min_lp"]
 
 
@@ -37,8 +39,8 @@ def _check(features, labels, radius=None, *, radius_name="radius"):
         raise ValueError(f"argument 'features' must be a 2-D array (N, r) with N, r >= 1, not shape {phi.shape}")
     if y.shape != (phi.shape[0],):
         raise ValueError(f"argument 'labels' must have shape ({phi.shape[0]},), not {y.shape}")
-    if not (np.all(np.isfinite(phi)) and np.all(np.isfinite(y))):
-        raise ValueError("arguments 'features' and 'labels' must be finite")
+    require_finite("features", phi)
+    require_finite("labels", y)
     if radius is not None:
         radius = float(radius)
         if not np.isfinite(radius) or radius < 0:
@@ -50,6 +52,7 @@ def hinge_loss(features, labels, u) -> float:
     """F(u) for one u (float64, numpy)."""
     phi, y, _ = _check(features, labels)
     u = np.asarray(u, dtype=np.float64)
+    require_finite("u", u)
     return float(np.mean(np.maximum(0.0, 1.0 - y * (phi @ u))))
 
 

@@ -27,7 +27,7 @@ import math
 import numpy as np
 from scipy.optimize import linprog, minimize
 
-from ._checks import require_int, require_memory
+from ._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "certificate",
@@ -297,6 +297,7 @@ def game_value(M) -> tuple[float, np.ndarray, np.ndarray]:
     M = np.asarray(M, dtype=np.float64)
     if M.ndim != 2 or min(M.shape) < 1:
         raise ValueError(f"argument 'M' must be a non-empty matrix, not shape {M.shape}")
+    require_finite("M", M, why="the game has no value")
     R, C = M.shape
     scale = float(np.abs(M).max()) or 1.0
     A = M / scale

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels._checks import require_int, require_memory
+from kernels._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "STRATEGIES",
@@ -251,6 +251,8 @@ def last_token_kl(Prow: np.ndarray, q: np.ndarray) -> np.ndarray:
     """KL(Prow || q) per row (natural log); Prow are the true next-token laws P_{x_t,:}."""
     Prow = np.asarray(Prow, dtype=float)
     q = np.asarray(q, dtype=float)
+    require_finite("Prow", Prow, why="KL is undefined")
+    require_finite("q", q, why="KL is undefined")
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(Prow > 0, Prow * (np.log(Prow) - np.log(q)), 0.0)
     return terms.sum(-1)

@@ -122,6 +122,9 @@ def one_step_weights(init: OneStepInit, X, y, eta: float, *, weight_decay: float
     half, n = init.W0.shape
     if X.ndim != 2 or X.shape[1] != n or X.shape[0] < 1:
         raise ValueError(f"argument 'X' must have shape (m, {n}) with m >= 1, not {X.shape}")
+    _checks.require_finite("X", X)
+    _checks.require_finite("y", y)
+    _checks.require_finite("eta", eta)
     if y.shape != (X.shape[0],):
         raise ValueError(f"argument 'y' must have shape ({X.shape[0]},), not {y.shape}")
     if not (math.isfinite(eta) and eta > 0):
@@ -143,6 +146,8 @@ def one_step_weights(init: OneStepInit, X, y, eta: float, *, weight_decay: float
 def hidden_features(X, W1, b) -> np.ndarray:
     """relu(X W1^T + b), shape (m, r)."""
     X = np.asarray(X, dtype=np.float64)
+    for name, a in (("X", X), ("W1", W1), ("b", b)):
+        _checks.require_finite(name, a)
     return np.maximum(X @ np.asarray(W1).T + np.asarray(b), 0.0)
 
 
@@ -204,6 +209,7 @@ def _readout(features, y, lam, gap_tol, max_epochs, epochs_fn) -> ReadoutFit:
     y = np.asarray(y, dtype=np.float64)
     if F.ndim != 2 or F.shape[0] < 1:
         raise ValueError(f"argument 'features' must be a 2-D array (m, r) with m >= 1, not shape {F.shape}")
+    _checks.require_finite("features", F)
     if y.shape != (F.shape[0],) or not np.all(np.abs(y) == 1):
         raise ValueError(f"argument 'y' must be a ±1 vector of length {F.shape[0]}")
     if not (math.isfinite(lam) and lam > 0):

@@ -50,6 +50,7 @@ def block_sums(u) -> np.ndarray:
     u = np.asarray(u, dtype=np.float64)
     if u.ndim != 1:
         raise ValueError(f"argument 'u' must be a 1-D array, not shape {u.shape}")
+    _checks.require_finite("u", u)
     m = _checks.require_int("len(u)", u.shape[0], min_value=0, max_value=MAX_BLOCK_ENUM)
     _checks.require_memory("u", f"length {m}", 8 * (2 << m), what="the 2^m block sums")
     sums = np.zeros(1, dtype=np.float64)
@@ -61,7 +62,7 @@ def block_sums(u) -> np.ndarray:
 
 def block_tails(sorted_sums: np.ndarray, v: float) -> tuple[float, float]:
     """(Pr[A < -|v|], Pr[A = -|v|]) for A uniform over the given sorted block sums (float64 counts)."""
-    t = -abs(float(v))
+    t = -abs(float(_checks.require_finite("v", v)))
     lo = int(np.searchsorted(sorted_sums, t, side="left"))
     hi = int(np.searchsorted(sorted_sums, t, side="right"))
     N = sorted_sums.shape[0]

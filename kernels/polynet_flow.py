@@ -104,6 +104,7 @@ def _blocks(weights, name: str = "weights"):
             f"not block lengths {[len(r) for r in rows]}"
         )
     k, n_prime = len(rows), len(rows[0])
+    _checks.require_finite(name, rows, why="the loss is undefined")
     _checks.require_cube_dim(f"k n' (from '{name}')", k * n_prime, max_value=MAX_EXHAUSTIVE_N, copies=k + 3)
     return rows, k, n_prime
 

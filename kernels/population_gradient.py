@@ -142,12 +142,8 @@ def _validate(w, b, S, activation):
         b = float(b)
     except (TypeError, ValueError):
         raise ValueError(f"argument 'b' must be a real number, not {b!r}") from None
-    if not np.isfinite(b):
-        raise ValueError(f"argument 'b' must be a finite real number, not {b!r} (the gradient is undefined)")
-    bad = np.flatnonzero(~np.isfinite(w))
-    if bad.size:
-        raise ValueError(f"argument 'w' must be finite, but w[{bad[0]}] = {w[bad[0]]!r} "
-                         f"({bad.size} non-finite entr{'y' if bad.size == 1 else 'ies'}; the gradient is undefined)")
+    _checks.require_finite("b", b, why="the gradient is undefined")
+    _checks.require_finite("w", w, why="the gradient is undefined")
     return np.ascontiguousarray(w, dtype=np.float64), b, mask, n
 
 

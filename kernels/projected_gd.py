@@ -24,6 +24,8 @@ __all__ = ["CosineSum", "Quadratic", "box_projection", "gradient_mapping", "inex
 
 def box_projection(lo: float, hi: float) -> Callable[[np.ndarray], np.ndarray]:
     """Euclidean projection onto the box [lo, hi]^D (clipping)."""
+    _checks.require_finite("lo", lo, allow_inf=True)
+    _checks.require_finite("hi", hi, allow_inf=True)
     if not (lo <= hi):
         raise ValueError(f"arguments 'lo', 'hi' must satisfy lo <= hi, not lo={lo!r}, hi={hi!r}")
     return lambda w: np.clip(w, lo, hi)
@@ -33,7 +35,9 @@ def gradient_mapping(w, grad: Callable, proj: Callable, eta: float) -> np.ndarra
     """G_{W,eta}(w) = (w - Proj_W(w - eta grad(w))) / eta."""
     if not eta > 0:
         raise ValueError(f"argument 'eta' must be > 0, not {eta!r}")
+    _checks.require_finite("eta", eta)
     w = np.asarray(w, dtype=float)
+    _checks.require_finite("w", w)
     return (w - proj(w - eta * grad(w))) / eta
 
 
@@ -44,8 +48,10 @@ def inexact_pgd(w0, grad: Callable, proj: Callable, eta: float, steps: int,
     ``errors(l, w)`` returns e^l (None = exact projected GD)."""
     if not eta > 0:
         raise ValueError(f"argument 'eta' must be > 0, not {eta!r}")
+    _checks.require_finite("eta", eta)
     steps = _checks.require_int("steps", steps, min_value=0, max_value=10**6)
     w = np.asarray(w0, dtype=float).copy()
+    _checks.require_finite("w0", w)
     _checks.require_memory("steps", steps, 8 * (steps + 1) * w.size, what="the trajectory")
     out = np.empty((steps + 1, w.size))
     out[0] = w

@@ -28,7 +28,7 @@ from math import comb, sqrt
 
 import numpy as np
 
-from ._checks import require_int, require_memory
+from ._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "QSTRBatch",
@@ -196,4 +196,5 @@ def gaussian_norm_moment(d: int, r: float) -> float:
     d = require_int("d", d, min_value=1, max_value=10**7)
     if not r >= 1:
         raise ValueError(f"argument 'r' must be a real number >= 1, not {r!r}")
+    require_finite("r", r)
     return float(np.exp((r / 2 * np.log(2) + gammaln((d + r) / 2) - gammaln(d / 2)) / r))

@@ -404,5 +404,8 @@ def hinge_population_loss(features, labels, u) -> np.ndarray:
     uu = np.asarray(u, dtype=np.float64)
     if uu.shape[-1] != feats.shape[1] or uu.ndim not in (1, 2):
         raise ValueError(f"argument 'u' must have shape ({feats.shape[1]},) or (S, {feats.shape[1]}), not {uu.shape}")
+    _checks.require_finite("features", feats)
+    _checks.require_finite("labels", labs)
+    _checks.require_finite("u", uu)
     margins = (uu @ feats.T) * labs
     return np.mean(np.maximum(0.0, 1.0 - margins), axis=-1)

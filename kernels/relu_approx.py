@@ -65,6 +65,8 @@ class SumOfReLUs:
 
 def pl_error_bound(R: float, H: int, d2_sup: float) -> float:
     """h^2 sup|g''| / 8 with h = 2R/H: the sup error of linear interpolation on [-R, R]."""
+    _checks.require_finite("R", R)
+    _checks.require_finite("d2_sup", d2_sup)
     h = 2.0 * R / H
     return h * h * d2_sup / 8.0
 
@@ -73,6 +75,8 @@ def knots_for_accuracy(R: float, d2_sup: float, eps: float) -> int:
     """Smallest H with pl_error_bound(R, H, d2_sup) <= eps."""
     if not eps > 0:
         raise ValueError(f"argument 'eps' must be > 0, not {eps!r}")
+    for name, v in (("R", R), ("d2_sup", d2_sup), ("eps", eps)):
+        _checks.require_finite(name, v)
     return max(1, math.ceil(2.0 * R * math.sqrt(d2_sup / (8.0 * eps))))
 
 

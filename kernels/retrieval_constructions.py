@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from ._checks import require_int, require_memory
+from ._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "attention_heads",
@@ -123,6 +123,8 @@ def lemma11_alpha(q: int, d: int, r_a: float, r_w: float, r_x: float, N: int, ep
     """alpha = (2 q / d) log(2 r_a r_w r_x N sqrt(q) / sqrt(eps)) of the Lemma 11 construction (line 700ff)."""
     if not eps > 0:
         raise ValueError(f"argument 'eps' must be a real number > 0, not {eps!r}")
+    for name, v in (("r_a", r_a), ("r_w", r_w), ("r_x", r_x), ("eps", eps)):
+        require_finite(name, v)
     return 2 * q / d * log(2 * r_a * r_w * r_x * N * sqrt(q) / sqrt(eps))
 
 

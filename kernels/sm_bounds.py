@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from ._checks import require_finite
+
 __all__ = ["block_constants", "circuit_d6_constants", "gamma_d6", "n_sm", "n_vc", "prop23_bound"]
 
 
@@ -29,6 +31,7 @@ def prop23_bound(eps: float, n: int, delta: float = 0.01) -> float:
     if not 0 < delta < 1:
         raise ValueError(f"argument 'delta' must be in (0, 1), not {delta!r}")
     _pos("n", n)
+    require_finite("eps", eps)
     return 5 * float(eps) + 2 * math.sqrt(math.log(2 / delta) / n)
 
 

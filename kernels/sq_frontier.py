@@ -50,8 +50,8 @@ def _mlp_args(n, W, b, v):
     v = np.asarray(v, dtype=np.float64)
     if b.shape != (r,) or v.shape != (r,):
         raise ValueError(f"arguments 'b' and 'v' must have shape ({r},), not {b.shape} and {v.shape}")
-    if not (np.all(np.isfinite(W)) and np.all(np.isfinite(b)) and np.all(np.isfinite(v))):
-        raise ValueError("arguments 'W', 'b', 'v' must be finite")
+    for name, a in (("W", W), ("b", b), ("v", v)):
+        _checks.require_finite(name, a)
     _checks.require_memory("W", W.shape, 8 * (1 << n) * r * (n + 2) * 2, what="the derivative tables")
     return n, W, b, v
 

@@ -334,3 +334,32 @@ def test_claim_packages_declare_their_catalog_index():
         assert set(HANDLED[source]) <= set(ENTRIES[source]), source
     rcnn = importlib.import_module("verify.rcnn")
     assert rcnn.SOURCE in ENTRIES
+
+
+def test_the_lock_excludes_a_second_process(tmp_path: Path):
+    """Two real processes: while one holds the publish lock, `python -m verify.report` in another exits 2
+    naming the holder's pid and writes nothing; once the holder exits, the same command runs (exit 0)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import sys
+            from pathlib import Path
+            from verify.report import publish_lock
+            with publish_lock(Path({str(tmp_path)!r})):
+                print("locked", flush=True)
+                sys.stdin.readline()
+            """)],
+        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        cmd = [sys.executable, "-m", "verify.report", "--recover", "--output", str(tmp_path / "REPORT.md")]
+        second = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert second.returncode == 2, second.stderr
+        assert f"(pid {holder.pid})" in second.stderr and "another `python -m verify.report`" in second.stderr
+        assert "Traceback" not in second.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == [".report.lock"]
+    finally:
+        holder.communicate("\n", timeout=60)
+    assert holder.returncode == 0
+    again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr

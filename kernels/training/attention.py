@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .._checks import require_int, require_memory
+from .._checks import require_finite, require_int, require_memory
 
 __all__ = ["AttentionShapes", "forward_reference", "init_params", "loss_and_grad_numba", "loss_and_grad_reference", "make_shapes", "train_attention", "train_reference"]
 
@@ -79,6 +79,7 @@ def init_params(T: int, d: int, k: int, seeds, init_scale: float = 0.02) -> np.n
     """(runs, size) initial parameters, row r drawn from default_rng(seeds[r])."""
     seeds = list(seeds)
     shp = _validate(T, d, k, len(seeds))
+    require_finite("init_scale", init_scale)
     out = np.empty((len(seeds), shp.size))
     for r, sd in enumerate(seeds):
         out[r] = np.random.default_rng(sd).normal(0.0, init_scale, shp.size)

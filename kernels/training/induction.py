@@ -32,7 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels._checks import require_int, require_memory
+from kernels._checks import require_finite, require_int, require_memory
 
 from . import _induction_cpu
 from ._common import (
@@ -188,6 +188,8 @@ def margin_loss(f: np.ndarray, y: np.ndarray, delta: float, *, norm: float | Non
     """(8.7): l_M(f, y) = (1/k) sum_{i != y} max(0, Delta + f_i - f_y), per row of f (..., k); norm
     overrides the 1/k factor (for mutants)."""
     f = np.asarray(f)
+    require_finite("f", f, why="the margin loss is undefined")
+    require_finite("delta", delta, why="the margin loss is undefined")
     k = f.shape[-1]
     fy = np.take_along_axis(f, np.asarray(y)[..., None], -1)
     h = np.maximum(0, delta + f - fy)

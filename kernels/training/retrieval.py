@@ -20,7 +20,7 @@ from math import sqrt
 
 import numpy as np
 
-from .._checks import require_int
+from .._checks import require_finite, require_int
 
 __all__ = [
     "Adam",
@@ -42,6 +42,9 @@ def ffn_init(rng: np.random.Generator, P: int, m: int, K: int) -> dict:
 
 def ffn_forward_backward(params: dict, X: np.ndarray, Y: np.ndarray | None = None):
     """Forward (and, with targets Y, the MSE loss mean((y_hat - Y)^2) and its gradients)."""
+    require_finite("X", X)
+    if Y is not None:
+        require_finite("Y", Y)
     pre = X @ params["W"].T + params["c"]
     h = np.maximum(pre, 0.0)
     out = h @ params["A"].T
