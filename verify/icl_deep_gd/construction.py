@@ -604,13 +604,39 @@ class Theorem1Statement:
     rate: int = 1  # power of eps in the bound (1 as printed)
     gd_scale: str = "paper"
     gate: bool = True
+    bound_factor: float = 1.0  # multiplies the eps-to-accuracy bound (near-boundary mutants)
+    layers_per_block: str = "2N+4"  # the printed depth of one block
+
+
+def _block_depth(name: str, N: int) -> int:
+    return {"2N+4": 2 * N + 4, "2N+3": 2 * N + 3, "2N+2": 2 * N + 2}[name]
+
+
+THEOREM1_PARTS = [
+    Part("error", "||eps^(l-1)||_2 <= eta eps for every l in [L], for any eps > 0 (checked as the proof's eps-to-accuracy "
+         "map ||grad_hat - grad||_2 <= (N/2) P[(E_s^r eps_r + E_s^r' eps_r' + E_s^l eps_l) sqrt(P) B_r + B_s E_r eps_r], "
+         "l.987-1001)", inequality=True),
+    Part("update", "the (2N+4)l-th layer outputs [x_i; y_i; w_hat^(l); 0; 1; t_i] with w_hat^(l) = "
+         "Proj_W(w_hat^(l-1) - eta grad_hat L_n(w_hat^(l-1)))"),
+    Part("depth", "NN_theta has (2N+4)L layers: L blocks TF^{N+2} o EWML^N o TF^2"),
+    Part("heads", "max_l M^l <= O~(eps^-2)", asserted=False,
+         reason="asymptotic with unprinted constants; recorded: the construction uses K H, d H, ((N-1)K + d) H heads "
+                "with eps ~ H^-2, i.e. O(eps^-1/2) heads"),
+    Part("width", "max_l D^l <= O(N K^2) + D_w", asserted=False,
+         reason="asymptotic with unprinted constants; recorded: embedding dimension d_in + 2 d_out + D_N + "
+                "3((N-1)K + d_out) + 2 = Theta(N K^2)"),
+    Part("norms", "max_l B_theta^l <= O(eta) + C_w + 1", asserted=False,
+         reason="asymptotic with unprinted constants; recorded: the construction's norms are 1 + K C_1, "
+                "1 + ((N-1)K + d) C_2, max{R_3 + 1, C_3}, which the printed form O(eta) + C_w + 1 does not show "
+                "(constants of the smoothness and radius, hidden only if the O hides them)"),
+]
 
 
 def _theorem1_case(inst, H, st: Theorem1Statement, eta=ETA):
     ap = B.approximants(inst, H, H, radius=st.radius)
     res = B.run_block(inst, ap, eta, gd_scale=st.gd_scale, gate_test_token=st.gate)
     tb = B.theorem1_bounds(inst, ap, B.instance_bounds(inst, ap, res))
-    rhs = tb[st.bound]
+    rhs = tb[st.bound] * st.bound_factor
     if st.rate != 1:
         rhs *= max(ap.eps_r, ap.eps_rp) ** (st.rate - 1)
     err = float(np.linalg.norm(res["grad_hat"] - res["grad"]))
@@ -624,17 +650,27 @@ def _theorem1_case(inst, H, st: Theorem1Statement, eta=ETA):
     entry="E12",
     title="The (2N+4)-layer block computes w - eta grad_hat L_n with ||grad_hat - grad|| <= (C_l eps_l + C_r eps_r + C_r' eps_r')/2",
     lines=[(378, 400), (929, 1025)],
-    printed=Theorem1Statement("printed", "printed"),
+    printed=Theorem1Statement("corrected", "printed"),
+    proof_step=Theorem1Statement("printed", "printed"),
     corrected=Theorem1Statement("corrected", "corrected"),
     mutants=[
+        Mutant("error-x0.022", "the proof's eps-to-accuracy bound times 0.022 (sharpness 0.0234 at random 0, tanh, "
+               "H = 16; rejected there)", Theorem1Statement("corrected", "printed", bound_factor=0.022),
+               near_boundary=True, part="error"),
+        Mutant("depth-2N+3", "a block of 2N + 3 layers: the executed block has 2N + 4 (N forward, r', loss MLP, "
+               "N EWML, GD step, projection)", Theorem1Statement("corrected", "printed", layers_per_block="2N+3"),
+               origin="second-reader"),
         Mutant("no-(n+1)", "GD-step values -+ eta/(2n) instead of -+ eta (n+1)/(2n)", Theorem1Statement("corrected", "corrected", gd_scale="no-n+1")),
         Mutant("no-gate", "Lemma 4's MLP without the test-token gate", Theorem1Statement("corrected", "corrected", gate=False)),
         Mutant("eps^2", "error bound quadratic in the approximation accuracy", Theorem1Statement("corrected", "corrected", rate=2)),
     ],
-    expect=Status.ERRATUM,
+    expect=Status.PROOF_GAP,
+    severity=Severity.CONSTANT,
+    affects=("seed001.problem_2_spec", "seed001.corollary_1_1_trajectory", "seed001.theorem_2_informal"),
+    parts=THEOREM1_PARTS,
     rigor=Rigor.FLOAT,
     params=[H_PARAM, Param("instances", int, 0, 100)],
-    tiers={"quick": {"H_grid": "16,64,256", "instances": 3}, "full": {"H_grid": "8,32,128,512", "instances": 6}},
+    tiers={"quick": {"H_grid": "16,64", "instances": 3}, "full": {"H_grid": "8,32,128,512", "instances": 6}},
 )
 def check_theorem_1(statement: Theorem1Statement, p, ctx) -> Verdict:
     """Theorem 1 (= Theorem 4): one block of the (2N+4)L-layer transformer performs an approximate GD step.
@@ -672,9 +708,27 @@ def check_theorem_1(statement: Theorem1Statement, p, ctx) -> Verdict:
     -------
     Dropping (n+1) in the GD-step values shrinks the step by n+1; without the gate the test token
     adds (1/(2n)) s_hat_{n+1} p_hat_{n+1}^T; an eps^2 bound fails as H grows (the error is linear in eps).
+    Near-boundary: the bound x 0.022 (sharpness 0.0234).  Second reader: a block of 2N + 3 layers (the
+    executed block has 2N + 4; the old checker recorded the count without asserting it: accepted).
+
+    Correction
+    ----------
+    Proof step: build the block from Lemmas 2-3 on the corrected radius (seed001.lemma_2_forward); with it
+    the proof's eps-to-accuracy bound (l.987-1001, printed constants) holds on every instance checked, and
+    the theorem holds as printed.
 
     Notes
     -----
+    Verdict (second reader): proof-gap, not erratum.  The theorem is existential ("for any eps > 0 there
+    exists a transformer") with asymptotic size bounds; the old erratum witness (the radius instance:
+    error about 0.1 against a bound below 1e-3) refutes the proof's construction only.  The statement
+    (``printed``) is checked with the same block built on the corrected radius against the proof's bound
+    with its printed constants: it holds on every instance, so the proof's constants survive (even with
+    Lemma 6's printed constants, seed001.lemma_6_s_error, whose failure needs the Lemma-6 instance).
+    Sharpness: 0.0234 (quick, random 0, tanh, H = 16; the corrected constants give 0.031): the bound is
+    loose by more than 30x on every case, a finding.  The search is the H grid over the radius instance
+    and random instances; no adversarial search over network weights was run (the bound is a product of
+    worst-case Cauchy-Schwarz steps, not attained by generic weights).
     The printed construction fails through Lemma 2's radius (seed001.lemma_2_forward).  Counts:
     2N + 4 layers per block; heads per layer K H, d H (forward), ((N-1)K + d) H (r'), K or d (EWML),
     2((N-1)K + d) (GD step; the proof says 2NK); embedding dimension d_in + 2 d_out + D_N +
@@ -688,10 +742,12 @@ def check_theorem_1(statement: Theorem1Statement, p, ctx) -> Verdict:
     for inst, H in cases:
         ap, res, _tb, err, rhs = _theorem1_case(inst, H, statement)
         ev.add(dict(inst.describe(), H=H, eps_r=ap.eps_r, eps_rp=ap.eps_rp, R1=ap.R1, max_argument=res["max_arg"]),
-               err, rhs * (1 + REL))
+               err, rhs * (1 + REL), part="error")
         proj = np.clip(res["w"] - ETA * res["grad_hat"], -inst.box, inst.box)
-        ev.add(dict(inst.describe(), H=H, part="block output == Proj_W(w - eta grad_hat)"),
+        ev.add(dict(inst.describe(), H=H, part="update: block output == Proj_W(w - eta grad_hat)"),
                float(np.abs(res["w_out"] - proj).max()), 1e-12)
+        ev.add(dict(inst.describe(), H=H, part="depth: layers per block"), len(res["layers"]),
+               _block_depth(statement.layers_per_block, inst.N), relation="eq")
         if inst.label == "random 0" and statement == Theorem1Statement("corrected", "corrected"):
             other = _theorem1_case(inst, H, Theorem1Statement("printed", "printed"))[2]["printed"]
             curve["eps"].append(ap.eps_r)
