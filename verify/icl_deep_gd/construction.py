@@ -507,6 +507,34 @@ def check_lemma_5(statement: Lemma5Statement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class Lemma6Statement:
     form: str  # "printed" | "corrected" | "corrected-without-P"
+    bs_factor: float = 1.0  # multiplies the magnitude bound (near-boundary mutants)
+    err_factor: float = 1.0  # multiplies the error bound (near-boundary mutants)
+
+
+LEMMA6_PARTS = [
+    Part("magnitude", "s_hat_i(j)[k] <= B_s = max_j (P B_r' B_v)^{N-j} B_r' B_l, P = max{sqrt K, sqrt d}", inequality=True),
+    Part("error", "|s_hat_i(j)[k] - s_i(j)[k]| <= E_s^r eps_r + E_s^r' eps_r' + E_s^l eps_l with (3.22)-(3.24)",
+         inequality=True),
+]
+
+
+def _lemma6_hypotheses(case) -> list[str]:
+    """The printed hypotheses of Lemma 6 / Lemma 13 that a recorded case violates."""
+    bad = []
+    f = lambda k: float(case[k])  # noqa: E731
+    if f("max_row_norm") > f("B_v") * (1 + 1e-12):
+        bad.append("||v_{j_k}||_2 <= B_v")
+    if f("max_x_norm") > f("B_x") * (1 + 1e-12):
+        bad.append("||x_i||_2 <= B_x")
+    if f("max_abs_rp") > f("B_rp") * (1 + 1e-12):
+        bad.append("B_r' >= |r'|, |r_hat'|")
+    if f("max_abs_u_g") > f("B_l") * (1 + 1e-12):
+        bad.append("B_l >= |u[k]|, |g[k]|")
+    if abs(f("P") - max(math.sqrt(int(case["K"])), math.sqrt(int(case["d_out"])))) > 1e-12:
+        bad.append("P = max{sqrt K, sqrt d}")
+    if int(case["N"]) < 2 or int(case["K"]) < 1 or int(case["d_out"]) < 1:
+        bad.append("N >= 2, K, d >= 1")
+    return bad
 
 
 @claim(
@@ -519,8 +547,18 @@ class Lemma6Statement:
     printed=Lemma6Statement("printed"),
     corrected=Lemma6Statement("corrected"),
     mutants=[Mutant("corrected-without-P", "the 2-norm recursion without its leading factor P in B_s(j)",
-                    Lemma6Statement("corrected-without-P"))],
+                    Lemma6Statement("corrected-without-P")),
+             Mutant("magnitude-x0.99", "the corrected magnitude bound Bs(j) times 0.99: the Lemma-6 instance attains "
+                    "Bs(1) = P (P B_r' B_v) B_r' B_l exactly (sharpness 1.0)", Lemma6Statement("corrected", bs_factor=0.99),
+                    near_boundary=True, part="magnitude", origin="second-reader"),
+             Mutant("error-x0.99", "the corrected error bound e(j) times 0.99: the Lemma-6 instance (r = t, u_hat = "
+                    "u + 1e-3) attains e(1) exactly (sharpness 1.0)", Lemma6Statement("corrected", err_factor=0.99),
+                    near_boundary=True, part="error", origin="second-reader")],
     expect=Status.ERRATUM,
+    severity=Severity.CONSTANT,
+    hypotheses=_lemma6_hypotheses,
+    affects=("seed001.theorem_1_construction",),
+    parts=LEMMA6_PARTS,
     rigor=Rigor.FLOAT,
     params=[Param("H", int, 2, 4096), Param("instances", int, 0, 100)],
     tiers={"quick": {"H": 64, "instances": 4}, "full": {"H": 256, "instances": 16}},
@@ -557,7 +595,26 @@ def check_lemma_6(statement: Lemma6Statement, p, ctx) -> Verdict:
     Mutants
     -------
     The corrected recursion without the leading P (i.e. the printed B_s per layer) fails on the
-    counterexample: s_hat(1)[1] = d B_v B_l = 4 B_l.
+    counterexample: s_hat(1)[1] = d B_v B_l = 4 B_l.  Near-boundary (second reader): the corrected
+    bounds x 0.99; the counterexample attains both corrected bounds exactly (s(1) = V_2^T u = 4 e_1, and
+    ||V_2||_2 = ||V_2||_F = P B_v = 2 because V_2 has rank one), so both are rejected there.
+
+    Correction
+    ----------
+    In 2-norms: ||s_hat(j)||_2 <= P (P B_r' B_v)^{N-j} B_r' B_l and ||s_hat(j) - s(j)||_2 <= e(j) with
+    e(N) = sqrt(d)[delta' B_l + B_r'(eps_l + L_l E_r eps_r)], e(j) = delta' P B_v Bs(j+1) + B_r' P B_v e(j+1),
+    delta' = eps_r' + L_r' B_v E_r eps_r (one more factor P than (3.22)-(3.24)).
+
+    Hypotheses
+    ----------
+    The validator (_lemma6_hypotheses) checks on the recorded case: every row ||v_{j_k}||_2 <= B_v, every
+    ||x_i||_2 <= B_x, B_r' >= |r'|, |r_hat'| and B_l >= |u[k]|, |g[k]| at every token, P = max{sqrt K,
+    sqrt d}, N >= 2.  The witness (r = t, N = 2, K = d = 4, B_v = 1, V_2 = four copies of e_1^T, u = 1,
+    g = u + 1e-3) meets all of them.  Second reader: the witness refutes the statement for every
+    construction, not only the proof: already the true s(1)[1] = sum_k u_k = 4 > B_s = 2 B_l (r' = 1), and
+    any s_hat that meets the error part with eps -> 0 tends to s.  Erratum, severity constant (a missing
+    factor P; the form survives); Theorem 1's bound uses these constants but its check holds with them
+    on the instances of seed001.theorem_1_construction.
 
     Notes
     -----
@@ -573,22 +630,29 @@ def check_lemma_6(statement: Lemma6Statement, p, ctx) -> Verdict:
         a = inst.activation
         tb = B.instance_bounds(inst, ap, res)
         Er = B.E_r(inst)
+        hyp = {"B_v": inst.Bv, "max_row_norm": float(max(np.linalg.norm(V, axis=1).max() for V in inst.Vs)),
+               "B_x": inst.Bx, "max_x_norm": float(np.linalg.norm(inst.X, axis=1).max()),
+               "B_rp": tb["B_r'"], "max_abs_rp": float(max(max(np.abs(res["rp_hat"][j][:n]).max(), np.abs(res["rp"][j][:n]).max())
+                                                        for j in range(1, N + 1))),
+               "B_l": tb["B_l"], "max_abs_u_g": float(max(np.abs(res["g"][:n]).max(), np.abs(res["u"]).max())),
+               "P": inst.P, "eps_r": ap.eps_r, "eps_rp": ap.eps_rp, "eps_l": ap.eps_l}
         if statement.form == "printed":
             c = B.lemma6_constants(inst.P, N, tb["B_r'"], inst.Bv, tb["B_l"], a.lip_prime, 2.0, Er)
             mag = max(float(np.abs(res["s_hat"][j][:n]).max()) for j in range(1, N + 1))
-            ev.add(dict(inst.describe(), part="max |s_hat| <= B_s"), mag, c["B_s"] * (1 + REL))
+            ev.add(dict(inst.describe(), **hyp), mag, c["B_s"] * statement.bs_factor * (1 + REL), part="magnitude")
             err = max(float(np.abs(res["s_hat"][j][:n] - res["S"][j]).max()) for j in range(1, N + 1))
             rhs = c["E_s^r"] * ap.eps_r + c["E_s^r'"] * ap.eps_rp + c["E_s^l"] * ap.eps_l
-            ev.add(dict(inst.describe(), part="max |s_hat - s|"), err, rhs * (1 + REL))
+            ev.add(dict(inst.describe(), **hyp), err, rhs * statement.err_factor * (1 + REL), part="error")
         else:
             Bs, e = B.corrected_s_bounds(inst.P, N, inst.d_out, tb["B_r'"], inst.Bv, tb["B_l"], a.lip_prime, 2.0, Er,
                                          ap.eps_r, ap.eps_rp, ap.eps_l)
             f = inst.P if statement.form == "corrected-without-P" else 1.0
             for j in range(1, N + 1):
                 mag = float(np.linalg.norm(res["s_hat"][j][:n], axis=1).max())
-                ev.add(dict(inst.describe(), j=j, part="||s_hat(j)||_2 <= Bs(j)"), mag, Bs[j] / f * (1 + REL))
+                ev.add(dict(inst.describe(), j=j, **hyp), mag, Bs[j] / f * statement.bs_factor * (1 + REL),
+                       part="magnitude")
                 err = float(np.linalg.norm(res["s_hat"][j][:n] - res["S"][j], axis=1).max())
-                ev.add(dict(inst.describe(), j=j, part="||s_hat(j) - s(j)||_2 <= e(j)"), err, e[j] / f * (1 + REL))
+                ev.add(dict(inst.describe(), j=j, **hyp), err, e[j] / f * statement.err_factor * (1 + REL), part="error")
     return ev.verdict()
 
 
