@@ -29,6 +29,8 @@ from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Sta
 from . import SOURCE
 from . import _block as B
 
+CONTRACT_AUDITED = True
+
 ACTS = ("tanh", "softplus", "sin")
 ETA = 0.1
 # relative slack for float rounding in the comparison with a bound that the tight instances attain
@@ -364,6 +366,19 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class Lemma4Statement:
     gate: bool = True
+    eps_factor: float = 1.0  # multiplies the right side of (3.15) (near-boundary mutants)
+    check_norm: bool = False  # assert B_theta_{N+2} <= max{R_3 + 1, C_3} against the construction
+
+
+LEMMA4_PARTS = [
+    Part("error_3_15", "|g_i[k] - u(p_i(N), y_i)[k]| <= eps_l + L_l E_r eps_r for i in [n] ((3.15))", inequality=True),
+    Part("test_token", "g_{n+1} = 0 (the MLP is switched off on the test token by -R_3 (1 - t_i))"),
+    Part("norm_B_theta", "B_theta_{N+2} <= max{R_3 + 1, C_3}", asserted=False, inequality=True,
+         reason="undecided for the statement: the MLP built as the proof describes (units relu(<a_m, [p; y; 1]> - "
+                "R_3 (1 - t_i)), W_1's t-column holds R_3 for every unit) has ||W_1||_1 + ||W_2||_1 up to 1.19 x "
+                "max{R_3 + 1, C_3} (random 1; checked as the proof step, fails); rescaling W_1 / lambda, W_2 lambda lowers it "
+                "to 2 sqrt(||W_1|| ||W_2||), which may or may not meet the bound"),
+]
 
 
 @claim(
@@ -374,8 +389,13 @@ class Lemma4Statement:
     title="One MLP computes g_i ~ u(p_i(N), y_i) with error <= eps_l + L_l E_r eps_r, and g = 0 on the test token",
     lines=[(281, 299), (753, 804)],
     printed=Lemma4Statement(),
-    mutants=[Mutant("no-gate", "the MLP without the -R_3 (1 - t_i) gate", Lemma4Statement(False))],
-    expect=Status.CONFIRMED,
+    proof_step=Lemma4Statement(check_norm=True),
+    mutants=[Mutant("no-gate", "the MLP without the -R_3 (1 - t_i) gate", Lemma4Statement(False)),
+             Mutant("error-x0.5", "(3.15) times 0.5 (sharpness found: see Notes; rejected at the case recorded there)",
+                    Lemma4Statement(eps_factor=0.5), near_boundary=True, part="error_3_15", origin="second-reader")],
+    expect=Status.PROOF_GAP,
+    severity=Severity.CONSTANT,
+    parts=LEMMA4_PARTS,
     rigor=Rigor.FLOAT,
     params=[H_PARAM, Param("instances", int, 1, 100)],
     tiers={"quick": {"H_grid": "16,128", "instances": 3}, "full": {"H_grid": "8,32,128,512", "instances": 9}},
@@ -407,7 +427,23 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    Without the gate the test token gets g_{n+1} = 2 p_hat_{n+1}(N) != 0.
+    Without the gate the test token gets g_{n+1} = 2 p_hat_{n+1}(N) != 0.  Second reader: (3.15) x 0.5
+    (near-boundary, beyond the sharpness found).
+
+    Correction
+    ----------
+    Proof step: the MLP as built has norm ||W_1||_1 + ||W_2||_1, which grows with the number of units
+    times R_3 (1.19 x max{R_3 + 1, C_3} on random 1), not max{R_3 + 1, C_3}; the error bound and the gate
+    hold as printed.
+
+    Notes
+    -----
+    Verdict (second reader): proof-gap (was confirmed): the printed norm bound, asserted against the MLP
+    as the proof builds it, fails (witness random 1: ratio 1.19); the statement is existential and
+    undecided for the norm (see the part's reason); the error and gate parts hold.  Severity constant.
+    Sharpness of error_3_15 (quick): 0.555 (random 0), random instances over the H grid (the only free parameter
+    once the instance is fixed); the loss part is exact (eps_l = 0), so the bound is the propagated
+    L_l E_r eps_r, about 2x loose.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     for inst in _random_instances(ctx, p["instances"]):
@@ -417,8 +453,14 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
             res = B.run_block(inst, ap, ETA, gate_test_token=statement.gate)
             n = inst.n
             lhs = float(np.abs(res["g"][:n] - res["u"]).max())
-            ev.add(dict(inst.describe(), H=H), lhs, (0.0 + 2.0 * B.E_r(inst) * ap.eps_r) * (1 + REL))
-            ev.add(dict(inst.describe(), H=H, part="g on the test token"), float(np.abs(res["g"][n]).max()), 0.0, relation="eq")
+            ev.add(dict(inst.describe(), H=H), lhs, (0.0 + 2.0 * B.E_r(inst) * ap.eps_r) * statement.eps_factor * (1 + REL),
+                   part="error_3_15")
+            ev.add(dict(inst.describe(), H=H, part="test_token: g on the test token"), float(np.abs(res["g"][n]).max()), 0.0,
+                   relation="eq")
+            if statement.check_norm:
+                mlp = res["layers"][inst.N + 1]
+                ev.add(dict(inst.describe(), H=H, R3=ap.R3, C3=ap.u_hat.C), T.layer_norm_B(mlp),
+                       max(ap.R3 + 1, ap.u_hat.C) * (1 + REL), part="norm_B_theta")
     return ev.verdict()
 
 
@@ -430,6 +472,19 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class Lemma5Statement:
     use_rows: bool = False
+    check_norm: bool = False  # assert B_theta_{N+2+j} <= norm_bound against the construction
+    norm_bound: float = 1.0
+
+
+LEMMA5_PARTS = [
+    Part("recursion", "s_hat_i(N) = r_hat'_i(N-1) * g_i, s_hat_i(j) = r_hat'_i(j-1) * (V_{j+1}^T s_hat_i(j+1)), exactly "
+         "((3.19)-(3.21)); s_hat = s with exact approximants; 0 on the test token"),
+    Part("norm_B_theta", "B_theta_{N+2+j} <= 1", asserted=False, inequality=True,
+         reason="undecided for the statement: the EWML layers as the proof builds them (one head per output "
+                "coordinate, unit selectors) have norm 1 + K or 1 + d (2 to 4 here, checked as the proof step, fails); "
+                "rescaling Q, K, V (lambda, lambda, 1/lambda^2) gives at least 1.5 (2K)^{1/3} > 1 for that head "
+                "layout, but other layouts are not excluded"),
+]
 
 
 @claim(
@@ -440,8 +495,14 @@ class Lemma5Statement:
     title="N EWML layers compute s_hat(j) = r_hat'(j-1) * (V_{j+1}^T s_hat(j+1)) with no extra error",
     lines=[(327, 353), (808, 852)],
     printed=Lemma5Statement(),
-    mutants=[Mutant("row-not-column", "Q reads row v_{j+1_k} instead of column k of V_{j+1}", Lemma5Statement(True))],
-    expect=Status.CONFIRMED,
+    proof_step=Lemma5Statement(check_norm=True),
+    mutants=[Mutant("row-not-column", "Q reads row v_{j+1_k} instead of column k of V_{j+1}", Lemma5Statement(True)),
+             Mutant("norm-K-x0.99", "B_theta <= 0.99 (1 + max{K, d}) against the construction (attained by the layer "
+                    "with the most heads)", Lemma5Statement(check_norm=True, norm_bound=-0.99), near_boundary=True,
+                    part="norm_B_theta", origin="second-reader")],
+    expect=Status.PROOF_GAP,
+    severity=Severity.CONSTANT,
+    parts=LEMMA5_PARTS,
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 1, 100)],
     tiers={"quick": {"instances": 4}, "full": {"instances": 16}},
@@ -474,7 +535,18 @@ def check_lemma_5(statement: Lemma5Statement, p, ctx) -> Verdict:
     Mutants
     -------
     Reading row k of V_{j+1} (the proof of Lemma 6 writes v_{j+1_k}) differs whenever V_{j+1} is not
-    symmetric.
+    symmetric.  Second reader: the construction's own norm 1 + max{K, d} times 0.99 (attained).
+
+    Correction
+    ----------
+    Proof step: the EWML layers as built have norm (C.1) 1 + K (or 1 + d), not <= 1; the recursion is exact
+    as printed.
+
+    Notes
+    -----
+    Verdict (second reader): proof-gap (was confirmed): the printed norm B_theta <= 1, asserted against the
+    layers as the proof builds them, fails (2 to 4 on every instance); the statement's norm part is
+    undecided (see the part's reason); the recursion holds exactly.  Severity constant.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     rng = ctx.rng("lemma5")
@@ -496,6 +568,11 @@ def check_lemma_5(statement: Lemma5Statement, p, ctx) -> Verdict:
             ev.add(dict(inst.describe(), part="s_hat == s (exact approximants)"), lhs, 1e-12)
         ev.add(dict(inst.describe(), part="s_hat on the test token"),
                max(float(np.abs(res["s_hat"][j][n]).max()) for j in ref), 0.0, relation="eq")
+        if statement.check_norm:
+            # norm_bound > 0: the printed constant bound; < 0: |norm_bound| (1 + max{K, d}) (the construction's norm)
+            nb = statement.norm_bound if statement.norm_bound > 0 else -statement.norm_bound * (1 + max(inst.K, inst.d_out))
+            worst = max(T.layer_norm_B(res["layers"][N + 2 + j]) for j in range(N))
+            ev.add(dict(inst.describe(), part_bound=nb), worst, nb * (1 + REL), part="norm_B_theta")
     return ev.verdict()
 
 
@@ -850,6 +927,16 @@ def check_theorem_1(statement: Theorem1Statement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class SpecStatement:
     project: bool = True
+    step_factor: float = 1.0  # multiplies eta eps in part step_error (near-boundary mutants)
+
+
+SPEC_PARTS = [
+    Part("format", "after every block each token is [x_i; y_i; w_hat^(l); 0; 1; t_i]: x, y, 1, t unchanged, w_hat "
+         "identical across tokens, scratch 0"),
+    Part("in_W", "w_hat^(l) in W"),
+    Part("step_error", "w_hat^(l) = Proj_W(w_hat^(l-1) - eta(grad L_n(w_hat^(l-1)) + eps^(l-1))) with ||eps^(l-1)||_2 <= eps "
+         "(checked as ||w_hat - Proj_W(w - eta grad)|| <= eta eps, eps = the corrected Theorem-1 bound)", inequality=True),
+]
 
 
 def run_blocks(inst, ap, eta, L, w0, *, project=True):
@@ -887,8 +974,11 @@ def _at_weights(inst, w, lay):
     title="After every block the prompt is [x; y; w_hat; 0; 1; t] with w_hat = Proj_W(w - eta(grad + err)), ||err|| <= eps",
     lines=[(62, 82), (119, 133)],
     printed=SpecStatement(),
-    mutants=[Mutant("no-projection-layer", "(2N+3) layers per block: no projection/erasing MLP", SpecStatement(False))],
+    mutants=[Mutant("no-projection-layer", "(2N+3) layers per block: no projection/erasing MLP", SpecStatement(False)),
+             Mutant("step-x0.005", "step error <= 0.005 eta eps (sharpness 0.0059 at spec 1, tanh, block 2; rejected there)",
+                    SpecStatement(step_factor=0.005), near_boundary=True, part="step_error", origin="second-reader")],
     expect=Status.CONFIRMED,
+    parts=SPEC_PARTS,
     rigor=Rigor.FLOAT,
     params=[Param("blocks", int, 1, 50), Param("instances", int, 1, 50), Param("H", int, 2, 4096)],
     tiers={"quick": {"blocks": 3, "instances": 2, "H": 64}, "full": {"blocks": 8, "instances": 6, "H": 256}},
@@ -922,7 +1012,14 @@ def check_problem_2(statement: SpecStatement, p, ctx) -> Verdict:
     Mutants
     -------
     Without the last MLP the scratch slots keep p_hat, r_hat', g, s_hat (invariant (iii) fails) and the
-    next block reads stale values.
+    next block reads stale values.  Second reader: step error <= 0.005 eta eps (near-boundary).
+
+    Notes
+    -----
+    Verdict (second reader): confirmed (depends on the corrected construction of
+    seed001.theorem_1_construction, a proof-gap).  Sharpness of step_error (quick): 0.0059 (spec 1, tanh,
+    block 2): eps is the corrected Theorem-1 bound, loose by > 100x (the bound is a product of worst-case
+    steps).  in_W is a membership (the projection MLP clips), not a printed constant.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     rng = ctx.rng("spec")
@@ -946,7 +1043,7 @@ def check_problem_2(statement: SpecStatement, p, ctx) -> Verdict:
             wsl = H[lay.w:lay.w + lay.offsets[-1]]
             ev.add(dict(case, part="w identical across tokens"), float(np.ptp(wsl, axis=1).max()), 0.0, relation="eq")
             ev.add(dict(case, part="scratch slots are 0"), float(np.abs(H[lay.scratch]).max()), 0.0, relation="eq")
-            ev.add(dict(case, part="w_hat in W"), float(np.abs(wsl[:, 0]).max()), inst.box * (1 + 1e-15))
+            ev.add(dict(case, part="in_W: w_hat in W"), float(np.abs(wsl[:, 0]).max()), inst.box * (1 + 1e-15), part="in_W")
             wprev = Hp[lay.w:lay.w + lay.offsets[-1], 0]
             target = np.clip(wprev - ETA * grad(wprev), -inst.box, inst.box)
             dev = float(np.linalg.norm(wsl[:, 0] - target))
@@ -956,7 +1053,10 @@ def check_problem_2(statement: SpecStatement, p, ctx) -> Verdict:
                 inst_l = _at_weights(inst, wprev, lay)
                 res = B.run_block(inst_l, ap, ETA)
                 tol = ETA * B.theorem1_bounds(inst_l, ap, B.instance_bounds(inst_l, ap, res))["corrected"]
-            ev.add(dict(case, part="||w_hat - Proj(w - eta grad)|| <= eta eps"), dev, tol)
+            if act == "linear":
+                ev.add(dict(case, part="step_error (exact, r = t)"), dev, tol)
+            else:
+                ev.add(case, dev, tol * statement.step_factor, part="step_error")
     return ev.verdict()
 
 
@@ -968,6 +1068,7 @@ def check_problem_2(statement: SpecStatement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class TrajectoryStatement:
     form: str  # "accumulation" (discrete Gronwall with measured local constants) | "exact-gd"
+    factor: float = 1.0  # multiplies the accumulated bound (near-boundary mutants)
 
 
 @claim(
@@ -978,8 +1079,15 @@ class TrajectoryStatement:
     title="The ICGD trajectory stays within an accumulated-error bound of true projected GD",
     lines=[(402, 414), (1029, 1062)],
     printed=TrajectoryStatement("accumulation"),
-    mutants=[Mutant("exact-gd", "the transformer reproduces projected GD exactly: e_l <= 1e-12", TrajectoryStatement("exact-gd"))],
+    mutants=[Mutant("exact-gd", "the transformer reproduces projected GD exactly: e_l <= 1e-12", TrajectoryStatement("exact-gd")),
+             Mutant("accumulated-x0.9", "the accumulated bound times 0.9 (sharpness: see Notes)",
+                    TrajectoryStatement("accumulation", 0.9), near_boundary=True, part="mechanism", origin="second-reader")],
     expect=Status.MECHANISM,
+    parts=[Part("printed_bound", "||w_hat^l - w_GD^l||_2 <= L_f^{-1} (1 + n L_f)^l eps", asserted=False,
+                reason="L_f of the N-layer risk over W has no computable sharp value; the growth (1 + n L_f)^l is "
+                       "Lemma 14's misprint for (1 + eta L_f)^l (seed001.lemma_14_inexact_pgd, erratum)"),
+           Part("mechanism", "e_{l+1} <= (1 + eta rho_l) e_l + eta delta_l with measured rho_l, delta_l (the discrete "
+                "Gronwall mechanism behind the corollary)", inequality=True)],
     kind=Kind.MECHANISM,
     rigor=Rigor.FLOAT,
     params=[Param("blocks", int, 1, 100), Param("H", int, 2, 4096)],
@@ -1017,7 +1125,13 @@ def check_corollary_1_1(statement: TrajectoryStatement, p, ctx) -> Verdict:
     Mutants
     -------
     "The transformer computes projected GD exactly" (e_l <= 1e-12) fails: the approximation error is
-    of size eta delta_l ~ 1e-4 per step.
+    of size eta delta_l ~ 1e-4 per step.  Second reader: the accumulated bound x 0.9 (near-boundary).
+
+    Notes
+    -----
+    Verdict (second reader): mechanism, unchanged; the printed bound inherits Lemma 14's erratum
+    (parts).  Sharpness of the mechanism part (quick): 1.0 at block 1, where e_1 = eta delta_0 exactly
+    (both trajectories start at w^0).
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     rng = ctx.rng("trajectory")
@@ -1040,8 +1154,8 @@ def check_corollary_1_1(statement: TrajectoryStatement, p, ctx) -> Verdict:
         e = float(np.linalg.norm(w_hat[l + 1] - w_gd[l + 1]))
         e_meas.append(e)
         bounds.append(bound)
-        rhs = bound * (1 + REL) if statement.form == "accumulation" else 1e-12
-        ev.add({"block": l + 1, "delta_l": delta, "rho_l": rho}, e, rhs)
+        rhs = bound * statement.factor * (1 + REL) if statement.form == "accumulation" else 1e-12
+        ev.add({"block": l + 1, "delta_l": delta, "rho_l": rho}, e, rhs, part="mechanism")
     Lf = max(rhos) if rhos else 1.0
     eps = max(bounds[1:]) / eta if len(bounds) > 1 else 0.0
     ev.details["printed bound with L_f := max rho_l (not rigorous), eps := max_l delta_l"] = [
