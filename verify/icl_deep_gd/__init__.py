@@ -15,6 +15,8 @@ Catalog: seed001_icl_deep_gd.md (not shipped; see docs/sources.md) (entries E01-
 """
 
 SOURCE = "seed001"
+#: every module of this package has been audited under the verdict contract (second reader, docs/audit/seed001_*.md)
+CONTRACT_AUDITED = True
 SEED_FILE = "seeds/001_7e6f1de934488944.txt"
 CATALOG_FILE = "seed001_icl_deep_gd.md"
 CATALOG_ENTRIES = {

@@ -16,8 +16,10 @@ from kernels.projected_gd import (
     inexact_pgd,
 )
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 
 @dataclass(frozen=True)
@@ -26,10 +28,37 @@ class Lemma14Statement:
     first_index: int  # the average runs over l = first_index..L-1 (printed 1)
     growth: str  # "n" (printed (1 + n L_f)^l) | "eta"
     const: float = 8.0
+    eps_coeff: float = 10.0  # the 10 eps^2 of the convergence bound
+    acc_factor: float = 1.0  # multiplies the accumulation bound (near-boundary mutants)
+    avg_factor: float = 1.0  # multiplies the average in the first inequality (near-boundary mutants)
 
 
 PRINTED = Lemma14Statement("eta<=L_f", 1, "n")
 CORRECTED = Lemma14Statement("eta<=1/L_f", 0, "eta")
+
+LEMMA14_PARTS = [
+    Part("min_le_avg", "min_{l in [L-1]} ||G(w^l)||^2 <= (1/L) sum_{l=1}^{L-1} ||G(w^l)||^2", inequality=True),
+    Part("convergence", "(1/L) sum_{l=1}^{L-1} ||G(w^l)||^2 <= 8 (f(0) - inf_W f)/(eta L) + 10 eps^2 (eta <= L_f)",
+         inequality=True),
+    Part("accumulation", "||w^l - w_GD^l||_2 <= L_f^{-1} (1 + n L_f)^l eps for every l >= 0 (eta <= L_f)", inequality=True),
+]
+
+
+def _lemma14_hypotheses(case) -> list[str]:
+    """The printed hypotheses of Lemma 14 that a recorded case violates (step rule as printed: eta <= L_f)."""
+    bad = []
+    Lf, eta, eps = float(case["L_f"]), float(case["eta"]), float(case["eps"])
+    if not (Lf > 0 and eta > 0):
+        bad.append("L_f > 0, eta > 0")
+    if eta > Lf * (1 + 1e-12):
+        bad.append("eta <= L_f (as printed)")
+    if float(case["err_norm"]) > eta * eps * (1 + 1e-12) or eps < 0:
+        bad.append("||eps^{l-1}||_2 <= eta eps")
+    if not float(case["box"]) < float("inf"):
+        bad.append("W convex and bounded")
+    if int(case["n"]) < 1 or int(case["l"]) < 0 or int(case["L"]) < 1:
+        bad.append("n >= 1, l >= 0, L >= 1")
+    return bad
 
 
 def _steps(st: Lemma14Statement, Lf: float) -> list[float]:
@@ -49,7 +78,8 @@ def _accumulation(st, p, ev):
                 g = n if st.growth == "n" else eta
                 for l in range(0, p["steps"] + 1, max(1, p["steps"] // 5)):
                     bound = (1 + g * Lf) ** l * eps / Lf
-                    ev.add({"part": "error accumulation", "L_f": Lf, "eta": eta, "n": n, "l": l}, float(abs(traj[l, 0])), bound * (1 + 1e-12))
+                    ev.add({"L_f": Lf, "eta": eta, "n": n, "l": l, "eps": eps, "err_norm": eta * eps, "box": 1e12,
+                            "L": l + 1}, float(abs(traj[l, 0])), bound * st.acc_factor * (1 + 1e-12), part="accumulation")
                 if st.growth == "eta":
                     break  # the corrected bound does not involve n
 
@@ -65,7 +95,8 @@ def _convergence(st, p, ctx, ev):
     G2 = [float(np.sum(gradient_mapping(w, grad, proj, 0.01) ** 2)) for w in traj[:L]]
     lo = st.first_index
     mn = min(G2[max(lo, 1) if st.first_index == 1 else 0:L])
-    ev.add({"part": "min_l ||G||^2 <= (1/L) sum_l ||G||^2", "f": "3 w", "L": L}, mn, sum(G2[lo:L]) / L * (1 + 1e-12))
+    ev.add({"f": "3 w", "L": L, "L_f": 1.0, "eta": 0.01, "n": 1, "eps": 0.0, "err_norm": 0.0, "box": 100.0, "l": 0}, mn,
+           sum(G2[lo:L]) / L * st.avg_factor * (1 + 1e-12), part="min_le_avg")
     del f
     # (c) quadratics (isotropic convex; the bouncing case eta = L_f > 2/L_f) and cosine sums
     rng = ctx.rng("cosines")
@@ -101,8 +132,9 @@ def _convergence(st, p, ctx, ev):
                 traj = inexact_pgd(np.zeros(D), fk.grad, proj, eta, p["L"], errors=errors)
                 G2 = [float(np.sum(gradient_mapping(w, fk.grad, proj, eta) ** 2)) for w in traj[: p["L"]]]
                 lhs = sum(G2[st.first_index:]) / p["L"]
-                rhs = st.const * (fk.value(np.zeros(D)) - inf_f) / (eta * p["L"]) + 10 * eps**2
-                ev.add({"part": "convergence", "f": name, "L_f": Lf, "eta": eta, "errors": mode, "L": p["L"]}, lhs, rhs * (1 + 1e-12))
+                rhs = st.const * (fk.value(np.zeros(D)) - inf_f) / (eta * p["L"]) + st.eps_coeff * eps**2
+                ev.add({"f": name, "L_f": Lf, "eta": eta, "errors": mode, "L": p["L"], "n": 1, "eps": eps,
+                        "err_norm": eta * eps, "box": B, "l": 0}, lhs, rhs * (1 + 1e-12), part="convergence")
 
 
 @claim(
@@ -114,8 +146,25 @@ def _convergence(st, p, ctx, ev):
     lines=[(1039, 1058)],
     printed=PRINTED,
     corrected=CORRECTED,
-    mutants=[Mutant("constant-1", "the corrected bound with 8 replaced by 1", Lemma14Statement("eta<=1/L_f", 0, "eta", 1.0))],
+    mutants=[
+        Mutant("constant-1", "the corrected bound with 8 replaced by 1", Lemma14Statement("eta<=1/L_f", 0, "eta", 1.0)),
+        Mutant("constant-1.92", "the constant 8 x 0.24 = 1.92 (sharpness 0.25 on the isotropic quadratic with eta = 1/L_f, "
+               "where exact GD reaches the minimum in one step and sum ||G||^2 = 2 (f(0) - f*)/eta exactly)",
+               Lemma14Statement("eta<=1/L_f", 0, "eta", 1.92), near_boundary=True, part="convergence",
+               origin="second-reader"),
+        Mutant("accumulation-x0.99", "the corrected accumulation bound times 0.99: f = -(L_f/2) w^2 with errors +eta eps "
+               "gives ((1 + eta L_f)^l - 1) eps/L_f, ratio 1 - (1 + eta L_f)^-l -> 1 (l = 30, eta L_f = 1)",
+               Lemma14Statement("eta<=1/L_f", 0, "eta", acc_factor=0.99), near_boundary=True, part="accumulation",
+               origin="second-reader"),
+        Mutant("avg-x0.99", "min <= 0.99 x the average over l = 0..L-1: a constant gradient mapping (f = 3w) makes min "
+               "= average", Lemma14Statement("eta<=1/L_f", 0, "eta", avg_factor=0.99), near_boundary=True,
+               part="min_le_avg", origin="second-reader"),
+    ],
     expect=Status.ERRATUM,
+    severity=Severity.CONSTANT,
+    hypotheses=_lemma14_hypotheses,
+    affects=("seed001.corollary_1_1_trajectory",),
+    parts=LEMMA14_PARTS,
     rigor=Rigor.FLOAT,
     params=[Param("steps", int, 1, 200), Param("L", int, 1, 2000), Param("functions", int, 0, 100)],
     tiers={"quick": {"steps": 30, "L": 50, "functions": 3}, "full": {"steps": 50, "L": 200, "functions": 12}},
@@ -157,10 +206,34 @@ def check_lemma_14(statement: Lemma14Statement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    The constant 8 replaced by 1 fails on the isotropic quadratic (ratio 2).
+    The constant 8 replaced by 1 fails on the isotropic quadratic (ratio 2).  Second reader
+    (near-boundary, not expressible in the old checker): constant 1.92 (sharpness 0.25), the
+    accumulation bound x 0.99 (sharpness 1 - 2^-30) and the average x 0.99 (sharpness 1); each case is
+    the proof's extremal one (exact one-step GD on an isotropic quadratic; aligned errors on a concave
+    quadratic; a constant gradient mapping).
+
+    Correction
+    ----------
+    If eta <= 1/L_f: (1/L) sum_{l=0}^{L-1} ||G(w^l)||^2 <= 8 (f(0) - inf_W f)/(eta L) + 10 eps^2 (so the min
+    over l = 0..L-1 is below it), and ||w^l - w_GD^l||_2 <= L_f^{-1} (1 + eta L_f)^l eps.
+
+    Hypotheses
+    ----------
+    _lemma14_hypotheses checks on the case: L_f, eta > 0, the printed step rule eta <= L_f, ||eps^l||_2 <=
+    eta eps (recorded as err_norm), a bounded box W, n, L >= 1, l >= 0.  The witness (f = -(L_f/2) w^2 on
+    [-1e12, 1e12], L_f = 10, eta = 5, n = 1, errors +eta eps, l = 6) meets them all.  The growth factor is
+    wrong even under the corrected step rule (L_f = 0.01, eta = 1/L_f, n = 1: (2^l - 1) eps/L_f against
+    1.01^l eps/L_f), and min over l in [L-1] <= (1/L) sum_{l=1}^{L-1} fails for every constant gradient
+    mapping (9 vs 8.1 at L = 10, f = 3w, L_f = 1, eta = 0.01, which meets both step rules).
 
     Notes
     -----
+    Verdict (second reader): erratum of the statement (the witnesses are functions and error sequences
+    allowed by the printed hypotheses, so no construction is involved); severity constant (the step rule
+    eta <= 1/L_f, the growth 1 + eta L_f and the index range are constants/ranges; the form survives), and
+    the printed growth (1 + n L_f)^l is carried into Corollary 1.1's statement.  Sharpness (corrected,
+    quick): accumulation 1.0 (l = 30), min_le_avg 1.0, convergence 0.25 (the constant 8 is 4x loose; the
+    sharp constant for exact GD with eta = 1/L_f is 2, attained by the one-step quadratic).
     The printed (1 + n L_f) is a typo for (1 + eta L_f): with eta = 1/L_f and L_f < 1/n the true error
     ((1 + eta L_f)^l - 1) eps/L_f = (2^l - 1) eps/L_f outgrows (1 + n L_f)^l eps / L_f.  The printed
     bound does not vanish at l = 0.

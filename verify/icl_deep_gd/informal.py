@@ -10,10 +10,12 @@ import numpy as np
 
 from kernels import deep_gd as G
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from . import _block as B
 from .construction import ETA, REL, _grad_fn, run_blocks
+
+CONTRACT_AUDITED = True
 
 # ---------------------------------------------------------------------------------------------
 # E20. Theorems 2 and 3 (informal)
@@ -26,6 +28,7 @@ class BudgetStatement:
     Theorem-1 bound is <= eps; an integer = that fixed number for every eps."""
 
     budget: object = "search"
+    eps_factor: float = 1.0  # the step error is compared with eps_factor * eta * eps (near-boundary mutants)
 
 
 def _search_H(inst, eps, cap=4096):
@@ -47,8 +50,17 @@ def _search_H(inst, eps, cap=4096):
     title="Informal Theorems 2-3: an explicit transformer performs eps-accurate in-context GD steps (via the corrected Theorem 1)",
     lines=[(440, 446)],
     printed=BudgetStatement(),
-    mutants=[Mutant("fixed-2-intervals", "two interpolation intervals suffice for every eps", BudgetStatement(2))],
-    expect=Status.CONFIRMED,
+    mutants=[Mutant("fixed-2-intervals", "two interpolation intervals suffice for every eps", BudgetStatement(2)),
+             Mutant("step-x0.025", "step error <= 0.025 eta eps (sharpness 0.026 found at informal 1, softplus, eps = 0.3, "
+                    "H = 4; rejected there)", BudgetStatement("search", 0.025), near_boundary=True, part="step_error", origin="second-reader")],
+    expect=Status.PARTLY_CONFIRMED,
+    parts=[Part("step_error", "Theorem 2: an explicit (2N+4)L-layer transformer performs eps-accurate GD steps: "
+                "||w_hat - Proj_W(w - eta grad L_n(w))||_2 <= eta eps", inequality=True),
+           Part("sizes", "with O~(eps^-2) heads, O(NK^2) width and bounded norms", asserted=False,
+                reason="asymptotic with unprinted constants; recorded by seed001.theorem_1_construction"),
+           Part("theorem_3", "Theorem 3: a 4L-layer Softmax transformer does so for general risks", asserted=False,
+                reason="existential via Lemma 16, not checkable; only its bookkeeping is checked "
+                       "(seed001.theorem_6_softmax_icgd, a proof-gap)")],
     rigor=Rigor.FLOAT,
     derived=True,
     params=[Param("eps_grid", str, doc="comma-separated target accuracies"), Param("instances", int, 1, 20)],
@@ -82,7 +94,16 @@ def check_theorem_2(statement: BudgetStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    A fixed H = 2 for every eps fails at the smaller targets.
+    A fixed H = 2 for every eps fails at the smaller targets.  Second reader: the step error bound x 0.025
+    (just beyond the sharpness found).
+
+    Notes
+    -----
+    Verdict (second reader): partly confirmed (was confirmed).  Theorem 2 holds through the corrected
+    construction of seed001.theorem_1_construction (a proof-gap, not an erratum: the printed statement is
+    existential), so no erratum is inherited; Theorem 3 and the size bounds are not asserted (parts).
+    Sharpness: 0.026 (quick) with H the smallest power of two meeting the corrected bound; the realised
+    errors are 38x or more below eta eps because the corrected Theorem-1 bound is itself loose (> 30x).
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     rng = ctx.rng("informal")
@@ -101,7 +122,7 @@ def check_theorem_2(statement: BudgetStatement, p, ctx) -> Verdict:
                 res = B.run_block(inst, ap, ETA)
             target = np.clip(res["w"] - ETA * res["grad"], -inst.box, inst.box)
             err = float(np.linalg.norm(res["w_out"] - target))
-            ev.add(dict(inst.describe(), eps=eps, H=H), err, ETA * eps)
+            ev.add(dict(inst.describe(), eps=eps, H=H), err, ETA * eps * statement.eps_factor, part="step_error")
             table.append({"instance": k, "eps": eps, "H": H, "step error / eta": err / ETA})
     ev.details["intervals H needed for the corrected bound <= eps"] = table
     return ev.verdict()
@@ -115,6 +136,7 @@ def check_theorem_2(statement: BudgetStatement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class ScoreStatement:
     scale: float = 0.5  # grad_hat = scale * grad of (1/n) sum ||f(w, x_i) - score(x_i)||^2
+    bound_factor: float = 1.0  # multiplies the corrected Theorem-1 bound (near-boundary mutants)
 
 
 @claim(
@@ -125,8 +147,15 @@ class ScoreStatement:
     title="Appendix H: ICGD on score-matching data is GD on the empirical (H.1) loss (toy Gaussian, smooth network)",
     lines=[(1552, 1588)],
     printed=ScoreStatement(),
-    mutants=[Mutant("1/n-loss", "the block performs GD on (1/n) sum ||f - score||^2 (no factor 1/2)", ScoreStatement(1.0))],
+    mutants=[Mutant("1/n-loss", "the block performs GD on (1/n) sum ||f - score||^2 (no factor 1/2)", ScoreStatement(1.0)),
+             Mutant("bound-x0.005", "the corrected Theorem-1 bound times 0.005 (sharpness 0.0051 on the toy; rejected)",
+                    ScoreStatement(0.5, 0.005), near_boundary=True, part="reduction", origin="second-reader")],
     expect=Status.MECHANISM,
+    parts=[Part("lemma_19", "Lemma 19 (cited): ReLU networks approximate the score within O(eps) in L^2(P_t)", asserted=False,
+                reason="cited from Chen et al. 2023 without construction; ReLU networks are outside Theorem 1's C^4 "
+                       "hypotheses"),
+           Part("reduction", "Problem 3 reduces to Problem 2: the block's grad_hat is within the Theorem-1 bound of the "
+                "gradient of the (H.1) loss (1/(2n) normalisation), on a toy Gaussian score", inequality=True)],
     kind=Kind.MECHANISM,
     rigor=Rigor.FLOAT,
     params=[Param("n", int, 2, 64), Param("H", int, 2, 4096)],
@@ -164,7 +193,12 @@ def check_appendix_h(statement: ScoreStatement, p, ctx) -> Verdict:
     Mutants
     -------
     Reading the block as GD on (1/n) sum ||f - y||^2 with the same eta (scale 1) is off by the gradient
-    itself, far above the bound.
+    itself, far above the bound.  Second reader: the bound x 0.005 (near-boundary; the corrected
+    Theorem-1 bound is loose by about 200x on this toy, sharpness 0.0051).
+
+    Notes
+    -----
+    Verdict (second reader): mechanism, unchanged.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     rng = ctx.rng("score")
@@ -180,7 +214,7 @@ def check_appendix_h(statement: ScoreStatement, p, ctx) -> Verdict:
     bound = B.theorem1_bounds(inst, ap, B.instance_bounds(inst, ap, res))["corrected"]
     grad_loss = 2.0 * res["grad"]  # gradient of (1/n) sum ||f - y||^2
     lhs = float(np.linalg.norm(res["grad_hat"] - statement.scale * grad_loss))
-    ev.add(dict(inst.describe(), H=p["H"]), lhs, bound * (1 + REL))
+    ev.add(dict(inst.describe(), H=p["H"]), lhs, bound * statement.bound_factor * (1 + REL), part="reduction")
     ev.details["score-matching risk (1/n) sum ||f - score||^2 at w"] = float(2 * G.risk(list(res["Vs"]), inst.X, inst.Y, inst.activation))
     return ev.verdict()
 
@@ -205,6 +239,11 @@ class ICLStatement:
     printed=ICLStatement(),
     mutants=[Mutant("beats-GD", "the transformer's test error is at most half that of GD on the same examples", ICLStatement(0.5))],
     expect=Status.MECHANISM,
+    parts=[Part("experiments", "trained GPT-2-style ReLU/Softmax transformers reach in-context R^2 comparable to GD on "
+                "the N-layer network (Figures 1-3)", asserted=False,
+                reason="no numbers are reported (figures only), targets unspecified, pretraining beyond the CPU budget"),
+           Part("mechanism", "the executed construction lowers the in-context risk and predicts the test token like "
+                "projected GD on the same examples (toy size; tolerance 0.05 chosen by the checker, not printed)")],
     kind=Kind.MECHANISM,
     rigor=Rigor.FLOAT,
     params=[Param("prompts", int, 1, 200), Param("blocks", int, 1, 100), Param("H", int, 2, 4096)],
@@ -244,6 +283,11 @@ def check_appendix_g(statement: ICLStatement, p, ctx) -> Verdict:
     Mutants
     -------
     "The transformer's test error is at most half of GD's" fails: it tracks GD.
+
+    Notes
+    -----
+    Verdict (second reader): mechanism, unchanged; the mechanism part has no printed constant (the 0.05
+    agreement tolerance is the checker's), so it is not an inequality part and has no sharpness.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     rng = ctx.rng("icl")
@@ -269,7 +313,7 @@ def check_appendix_g(statement: ICLStatement, p, ctx) -> Verdict:
         pred_g = float(G.forward(G.unflatten(wg, lay.shapes), inst.xt[None, :], inst.activation)[0][-1][0, 0])
         r0 = G.risk(G.unflatten(w0, lay.shapes), inst.X, inst.Y, inst.activation)
         rL = G.risk(G.unflatten(wL, lay.shapes), inst.X, inst.Y, inst.activation)
-        ev.add({"prompt": k, "part": "in-context risk decreases", "L": p["blocks"]}, rL, r0)
+        ev.add({"prompt": k, "part": "mechanism: in-context risk decreases", "L": p["blocks"]}, rL, r0)
         if not statement.beats_gd:
             ev.add({"prompt": k, "part": "test prediction agrees with GD", "target": float(Yall[-1, 0])}, abs(pred_t - pred_g), 0.05)
         mse_t += (pred_t - float(Yall[-1, 0])) ** 2 / p["prompts"]

@@ -13,8 +13,10 @@ import numpy as np
 
 from kernels import gd_transformer as T
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 TOL = 1e-12  # relative; sums of < 10^3 products of O(1) float64 numbers
 
@@ -43,7 +45,7 @@ def _matrix_vs_token_form(matrix: Callable, layer_cls, instances: int, rng) -> V
         token = layer(H)
         mat = matrix(list(Q), list(K), list(layer.V), H)
         ev.add({"instance": k, "M": M, "D": D, "q": q, "tokens": Tn}, float(np.abs(mat - token).max()),
-               TOL * (1 + float(np.abs(token).max())))
+               TOL * (1 + float(np.abs(token).max())), part="matrix_eq_token")
     return ev.verdict()
 
 
@@ -79,8 +81,18 @@ def _corrected_attn(Qs, Ks, Vs, H, T_=None):
     printed=AttnFormula(_printed_attn),
     corrected=AttnFormula(_corrected_attn),
     mutants=[Mutant("1/(n-1)", "the corrected matrix form normalised by 1/(T-1) over T tokens",
-                    AttnFormula(lambda Qs, Ks, Vs, H: _corrected_attn(Qs, Ks, Vs, H, H.shape[1] - 1)))],
+                    AttnFormula(lambda Qs, Ks, Vs, H: _corrected_attn(Qs, Ks, Vs, H, H.shape[1] - 1))),
+             Mutant("relu-matrix-transposed", "the corrected form with its relu matrix transposed, "
+                    "(V H) relu((K H)^T (Q H))^T, which is the printed (query/key swapped) form",
+                    AttnFormula(lambda Qs, Ks, Vs, H: H + sum((V @ H) @ _relu((K @ H).T @ (Q @ H)).T
+                                                               for Q, K, V in zip(Qs, Ks, Vs)) / H.shape[1]),
+                    origin="second-reader")],
     expect=Status.ERRATUM,
+    severity=Severity.TYPO,
+    hypotheses=lambda case: [h for h, ok in (("M >= 1 heads", int(case["M"]) >= 1), ("D >= 1", int(case["D"]) >= 1),
+                                             ("n >= 1 tokens", int(case["tokens"]) >= 1)) if not ok],
+    parts=[Part("matrix_eq_token", "Attn(H) = H + (1/n) sum_m (V_m H) relu((Q_m H)^T (K_m H)) equals, in vector form, "
+                "[Attn(H)]_i = h_i + (1/n) sum_m sum_s relu(<Q_m h_i, K_m h_s>) V_m h_s")],
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 1, 1000)],
     tiers={"quick": {"instances": 20}, "full": {"instances": 200}},
@@ -112,11 +124,26 @@ def check_def_7(statement: AttnFormula, p, ctx) -> Verdict:
     Mutants
     -------
     The corrected form with 1/(T-1) for T tokens (normalising by the number of examples n while
-    summing over n + 1 tokens) differs by the factor T/(T-1).
+    summing over n + 1 tokens) differs by the factor T/(T-1).  Second reader: the corrected form with
+    the relu matrix transposed is the printed form again (column i = sum_s relu(<Q h_s, K h_i>) V h_s),
+    rejected on generic instances.
+
+    Correction
+    ----------
+    Matrix form Attn(H) = H + (1/n) sum_m (V_m H) relu((K_m H)^T (Q_m H)) (key-query order swapped); the
+    token form, which the construction and the proofs use, is unchanged.
+
+    Hypotheses
+    ----------
+    The two forms are claimed equal for every H, every M >= 1 and all head matrices; the validator
+    checks M, D, tokens >= 1 on the case.  Every random instance is a witness.
 
     Notes
     -----
-    The same transposition is in Bai et al. (2023), from which Def 7 is taken.  The norm (C.1) is
+    Verdict (second reader): erratum of the definition's claim that the two forms agree, severity typo
+    (a transposition a reader corrects; the token form is what Lemmas 2-3 and the construction use, so
+    nothing downstream changes).  The same transposition is in Bai et al. (2023), from which Def 7 is
+    taken.  The norm (C.1) is
     evaluated for the construction's layers by seed001.theorem_1_construction.
     """
     return _matrix_vs_token_form(statement.matrix, T.ReLUAttention, p["instances"], ctx.rng("attn"))
@@ -148,8 +175,17 @@ def _relu_inside_ewml(Qs, Ks, Vs, H):
     title="EWML(H) = H + sum_m (V_m H) gamma((Q_m H)^T (K_m H)) is the token-wise product <Q h_i, K h_i> V h_i",
     lines=[(303, 323)],
     printed=EWMLFormula(_printed_ewml),
-    mutants=[Mutant("relu-inside", "relu applied to <Q h_i, K h_i> (as the proof text, l.839, writes)", EWMLFormula(_relu_inside_ewml))],
+    mutants=[Mutant("relu-inside", "relu applied to <Q h_i, K h_i> (as the proof text, l.839, writes)", EWMLFormula(_relu_inside_ewml)),
+             Mutant("no-gamma", "gamma dropped: H + sum_m (V_m H) (Q_m H)^T (K_m H) mixes tokens",
+                    EWMLFormula(lambda Qs, Ks, Vs, H: H + sum((V @ H) @ ((Q @ H).T @ (K @ H)) for Q, K, V in zip(Qs, Ks, Vs))),
+                    origin="second-reader"),
+             Mutant("gamma-offdiag", "gamma reading the first super-diagonal A[i, i+1] (an index slip)",
+                    EWMLFormula(lambda Qs, Ks, Vs, H: H + sum((V @ H) @ np.diag(np.append(np.diag((Q @ H).T @ (K @ H), 1), 0.0))
+                                                               for Q, K, V in zip(Qs, Ks, Vs))),
+                    origin="second-reader")],
     expect=Status.CONFIRMED,
+    parts=[Part("matrix_eq_token", "EWML(H) = H + sum_m (V_m H) gamma((Q_m H)^T (K_m H)) with gamma(A) = diag(A[1,1], ..., "
+                "A[n,n]) equals [EWML(H)]_i = h_i + sum_m <Q_m h_i, K_m h_i> V_m h_i")],
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 1, 1000)],
     tiers={"quick": {"instances": 20}, "full": {"instances": 200}},
@@ -178,10 +214,17 @@ def check_def_6(statement: EWMLFormula, p, ctx) -> Verdict:
     Mutants
     -------
     relu applied to the products (the proof of Lemma 5 writes relu(<Q h_i, K h_s>) V h_s, l.839) zeroes
-    every negative product.
+    every negative product.  Second reader: gamma dropped (the full matrix mixes tokens: column i gets
+    sum_s <Q h_s, K h_i> V h_s) and gamma reading the super-diagonal (column i gets <Q h_i, K h_{i+1}>
+    V h_i); both differ by O(1) on generic instances.  Note that the transposed product
+    (K H)^T (Q H) is NOT a mutant here: its diagonal is the same <Q h_i, K h_i>.
 
     Notes
     -----
+    Verdict (second reader): confirmed.  The relu in the proof of Lemma 5 (l.839) and the sum index
+    "i = 1..m" (for m = 1..M) are slips outside Def 6's statement; the construction uses the product
+    without relu (kernels.gd_transformer.EWML) and Lemma 5 is checked with it
+    (seed001.lemma_5_backprop_ewml), so neither is an erratum of this claim.
     The printed sum index "i = 1..m" is a typo for m = 1..M.  EWML is not a standard transformer layer:
     it has no cross-token mixing and computes a cubic polynomial of one token.
     """
@@ -196,6 +239,7 @@ def check_def_6(statement: EWMLFormula, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class SoftmaxBlockStatement:
     causal: bool = False
+    equivariant: bool = True  # f(H pi) = f(H) pi (False: the invariance f(H pi) = f(H))
 
 
 @claim(
@@ -207,8 +251,11 @@ class SoftmaxBlockStatement:
     lines=[(1141, 1149)],
     printed=SoftmaxBlockStatement(),
     mutants=[Mutant("causal-mask", "the GPT-2 style causal attention of the experiments (App. G) in place of (F.1)",
-                    SoftmaxBlockStatement(True))],
+                    SoftmaxBlockStatement(True)),
+             Mutant("invariant", "permutation invariance f(H pi) = f(H) instead of equivariance",
+                    SoftmaxBlockStatement(equivariant=False), origin="second-reader")],
     expect=Status.CONFIRMED,
+    parts=[Part("equivariance", "every FF o Attn o FF block (F.1) is permutation equivariant: f(H pi) = f(H) pi")],
     rigor=Rigor.FLOAT,
     params=[Param("instances", int, 1, 1000)],
     tiers={"quick": {"instances": 20}, "full": {"instances": 200}},
@@ -238,7 +285,12 @@ def check_def_11(statement: SoftmaxBlockStatement, p, ctx) -> Verdict:
     Mutants
     -------
     The causal mask of the GPT-2 backbone used in the experiments breaks equivariance: the first
-    token then attends only to itself.
+    token then attends only to itself.  Second reader: invariance (f(H pi) = f(H)) fails on generic
+    instances (the residual H alone is permuted).
+
+    Notes
+    -----
+    Verdict (second reader): confirmed (an identity; every part asserted).
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     rng = ctx.rng("softmax")
@@ -258,6 +310,8 @@ def check_def_11(statement: SoftmaxBlockStatement, p, ctx) -> Verdict:
         while Tn > 1 and perm[0] == 0:
             perm = rng.permutation(Tn)
         out = block(H)
+        target = out[:, perm] if statement.equivariant else out
         ev.add({"instance": k, "D": D, "tokens": Tn, "permutation": perm.tolist()},
-               float(np.abs(block(H[:, perm]) - out[:, perm]).max()), TOL * (1 + float(np.abs(out).max())))
+               float(np.abs(block(H[:, perm]) - target).max()), TOL * (1 + float(np.abs(out).max())),
+               part="equivariance")
     return ev.verdict()

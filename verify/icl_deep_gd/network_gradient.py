@@ -17,8 +17,22 @@ import sympy as sp
 
 from kernels import deep_gd as G
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
+
+
+def _D_middle_off_by_one(j, N, K, d_in, d_out):
+    """D_j = (j-2)K^2 + dK for 2 <= j <= N-1 (an index slip in the middle layers)."""
+    if 2 <= j < N:
+        return (j - 2) * K * K + d_in * K
+    return _printed_D(j, N, K, d_in, d_out)
+
+
+def _mutant_sign(Vs, X, Y, act):
+    """u(t, y) = 2(y - t): the loss derivative with the sign flipped."""
+    return [-g for g in G.backprop_gradient(Vs, X, Y, act)]
 
 # ---------------------------------------------------------------------------------------------
 # E01. Def 1 / Remark 1 / Def 2: parameter counts
@@ -77,8 +91,12 @@ def _check_counts(statement: CountStatement, p, ev: Evidence, *, square: bool) -
     lines=[(96, 115), (139, 156)],
     printed=CountStatement(_printed_D),
     mutants=[Mutant("V_N-square", "D_N = (N-1)K^2 + dK (V_N taken K x K)",
-                    CountStatement(lambda j, N, K, di, do: (j - 1) * K * K + di * K if 1 <= j else 0))],
+                    CountStatement(lambda j, N, K, di, do: (j - 1) * K * K + di * K if 1 <= j else 0)),
+             Mutant("D_j-off-by-one", "D_j = (j-2)K^2 + dK for 2 <= j <= N-1 (index slip)",
+                    CountStatement(_D_middle_off_by_one), origin="second-reader")],
     expect=Status.CONFIRMED,
+    parts=[Part("counts", "D_0 = 0, D_1 = dK, D_j = (j-1)K^2 + dK (2 <= j <= N-1), D_N = (N-2)K^2 + 2dK"),
+           Part("slicing", "layer j's rows are w[D_{j-1}:D_j], and w is the concatenation of the rows of V_1, ..., V_N")],
     rigor=Rigor.EXACT,
     params=[Param("max_N", int, 2, 12), Param("max_width", int, 1, 12)],
     tiers={"quick": {"max_N": 6, "max_width": 4}, "full": {"max_N": 8, "max_width": 6}},
@@ -109,7 +127,12 @@ def check_def_1(statement: CountStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    D_N = (N-1)K^2 + dK (treating V_N as K x K) fails whenever d != K.
+    D_N = (N-1)K^2 + dK (treating V_N as K x K) fails whenever d != K.  Second reader: D_j = (j-2)K^2 +
+    dK in the middle layers fails at N >= 3, j = 2 (D_2 = dK + K^2 by enumeration).
+
+    Notes
+    -----
+    Verdict (second reader): confirmed, every part asserted by exhaustive enumeration.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     _check_counts(statement, p, ev, square=True)
@@ -233,6 +256,8 @@ def check_gradient_instances(statement: GradientStatement, p, ctx, ev: Evidence,
         Mutant("1/n", "normalisation 1/n instead of 1/(2n)", GradientStatement(_mutant_one_over_n)),
     ],
     expect=Status.CONFIRMED,
+    parts=[Part("gradient", "grad L_n(w) = (1/(2n)) sum_i [A_i(1); ...; A_i(N)], A_i(j) = (I (x) p_i(j-1)) s_i(j), with "
+                "s_i(N) = r'_i(N-1) * u and the recursion (3.7) s_i(j) = r'_i(j-1) * (V_{j+1}^T s_i(j+1))")],
     rigor=Rigor.EXACT,
     params=[Param("exact_instances", int, 1, 50), Param("float_instances", int, 1, 500), Param("max_N", int, 2, 8)],
     tiers={"quick": {"exact_instances": 4, "float_instances": 12, "max_N": 4},
@@ -270,7 +295,13 @@ def check_lemma_1(statement: GradientStatement, p, ctx) -> Verdict:
     Mutants
     -------
     Dropping R_i(j-1) (s(j) = V_{j+1}^T s(j+1)) fails for every nonlinear r; the normalisation
-    1/n instead of 1/(2n) doubles the gradient.
+    1/n instead of 1/(2n) doubles the gradient.  Second reader: the sign of u flipped (-grad) was run
+    through the checker and rejected (not kept as a declared mutant: each run of this claim costs ~7 s).
+
+    Notes
+    -----
+    Verdict (second reader): confirmed; an identity (no inequality part: the finite-difference
+    tolerance is the checker's, argued under Exactness, not a printed bound).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     check_gradient_instances(statement, p, ctx, ev, square=True)
@@ -297,8 +328,11 @@ class DimsStatement:
     lines=[(1068, 1111)],
     printed=DimsStatement(_printed_D, G.backprop_gradient),
     mutants=[Mutant("2d_x", "D_N = (N-2)K^2 + 2 d_x K (output dimension ignored)",
-                    DimsStatement(lambda j, N, K, di, do: _printed_D(j, N, K, di, di), G.backprop_gradient))],
+                    DimsStatement(lambda j, N, K, di, do: _printed_D(j, N, K, di, di), G.backprop_gradient)),
+             ],
     expect=Status.CONFIRMED,
+    parts=[Part("counts", "w in R^{(d_x + d_y)K + (N-2)K^2} with V_1 in R^{K x d_x}, V_N in R^{d_y x K}"),
+           Part("gradient", "the gradient has the form of Lemma 1 with R_i(N-1) in R^{d_y x d_y}")],
     rigor=Rigor.EXACT,
     params=[Param("max_N", int, 2, 8), Param("max_width", int, 1, 6), Param("exact_instances", int, 1, 50),
             Param("float_instances", int, 1, 500)],
@@ -330,7 +364,12 @@ def check_lemma_15(statement: DimsStatement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    D_N = (N-2)K^2 + 2 d_x K fails whenever d_x != d_y.
+    D_N = (N-2)K^2 + 2 d_x K fails whenever d_x != d_y.  Second reader: u's sign flipped was run and
+    rejected (not kept, to keep the quick tier cheap).
+
+    Notes
+    -----
+    Verdict (second reader): confirmed.
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
     sub = Evidence("eq", rigor=Rigor.EXACT)

@@ -15,8 +15,10 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 
 def _s(x: Fraction) -> Fraction:
@@ -38,10 +40,40 @@ class Lemma16Statement:
     middle: Callable  # (z, t, delta, D, Bx) -> the middle case of (F.6)
     last_step_scale: Callable  # Bx -> the factor of the subtracted last step in (F.10)
     f4_const: Fraction = Fraction(1)  # (F.4): ||f(Z) - f(Q(Z))|| <= f4_const L sqrt(dn) Bx / D
+    f9_const: Fraction = Fraction(1)  # (F.9): |sum_t step_t(z) - quant_D(z)| <= f9_const B_x / D
+    final_num: int = 8  # the final constant L (final_num sqrt(dn) + sqrt(n)) B_x / (2D)
 
 
-PRINTED16 = Lemma16Statement(lambda z, t, delta, D, Bx: z / (delta * D), lambda Bx: Fraction(1))
-CORRECTED16 = Lemma16Statement(lambda z, t, delta, D, Bx: (z - t * Bx / D) / (delta * D), lambda Bx: Bx)
+def _middle_printed(z, t, delta, D, Bx):
+    return z / (delta * D)
+
+
+def _middle_corrected(z, t, delta, D, Bx):
+    return (z - t * Bx / D) / (delta * D)
+
+
+def _scale_printed(Bx):
+    return Fraction(1)
+
+
+def _scale_corrected(Bx):
+    return Bx
+
+
+PRINTED16 = Lemma16Statement(_middle_printed, _scale_printed)
+CORRECTED16 = Lemma16Statement(_middle_corrected, _scale_corrected)
+
+LEMMA16_PARTS = [
+    Part("bound", "there is f_Softmax in T_Softmax with ||f_Softmax(Z) - f(Z)||_2 <= L(8 sqrt(dn) + sqrt(n)) B_x/(2D) for "
+         "every Z", asserted=False,
+         reason="existential over Softmax transformers whose construction rests on the cited Lemma 17 (no construction "
+                "in the seed; delta ~ 1e-480 already at D = 2) and D^{dn} grid cells; the proof also sets aside inputs "
+                "whose quantisation repeats a token (l.1351); only the proof's explicit pieces are checkable"),
+    Part("quantiser", "(F.5), (F.6), (F.10), (F.11): the ReLU sums equal their piecewise values off the delta-ramps"),
+    Part("F9", "(F.9): |sum_t step_t(z) - quant_D(z)| <= B_x/D on [0, B_x]", inequality=True),
+    Part("F4", "(F.4): ||f(Z) - f(Q(Z))||_2 <= L sqrt(dn) B_x/D", inequality=True),
+    Part("final_constant", "L(6 sqrt(dn) + sqrt(n)) B_x/(2D) + L sqrt(dn) B_x/D = L(8 sqrt(dn) + sqrt(n)) B_x/(2D)"),
+]
 
 
 def _quant(z, D, Bx):
@@ -59,11 +91,28 @@ def _quant(z, D, Bx):
     entry="E17",
     title="Quantiser pieces (F.5)-(F.11), the cell error (F.4) and the final constant L(8 sqrt(dn) + sqrt(n)) B_x/(2D)",
     lines=[(1153, 1159), (1249, 1470)],
-    printed=PRINTED16,
+    printed=CORRECTED16,
+    proof_step=PRINTED16,
     corrected=CORRECTED16,
     mutants=[Mutant("(F.4)-half", "(F.4) with the nearest-point constant L sqrt(dn) B_x/(2D)",
-                    Lemma16Statement(CORRECTED16.middle, CORRECTED16.last_step_scale, Fraction(1, 2)))],
-    expect=Status.ERRATUM,
+                    Lemma16Statement(CORRECTED16.middle, CORRECTED16.last_step_scale, Fraction(1, 2))),
+             Mutant("(F.4)-x0.99", "(F.4) times 0.99: Z just above a lower cell corner in every entry puts Q(Z) at "
+                    "distance sqrt(dn) B_x/D (1 - 1e-9) (sharpness 1 - O(1e-9))",
+                    Lemma16Statement(_middle_corrected, _scale_corrected, Fraction(99, 100)), near_boundary=True,
+                    part="F4", origin="second-reader"),
+             Mutant("(F.4)-x0.8", "(F.4) with constant 4/5: passes uniform sampling of Z (the old checker reached 0.77 of "
+                    "the bound), fails at the extremal corner case (ratio 1 - O(1e-9))",
+                    Lemma16Statement(_middle_corrected, _scale_corrected, Fraction(4, 5)), origin="second-reader"),
+             Mutant("(F.9)-x0.99", "(F.9) times 0.99: at the start z = t B_x/D of step t's ramp the staircase is t B_x/D "
+                    "while quant_D(z) = (t + 1) B_x/D: the lag is exactly B_x/D (sharpness 1)",
+                    Lemma16Statement(_middle_corrected, _scale_corrected, f9_const=Fraction(99, 100)), near_boundary=True,
+                    part="F9", origin="second-reader"),
+             Mutant("final-7", "the final constant with 7 sqrt(dn) (a miscount of the (F.4) term)",
+                    Lemma16Statement(_middle_corrected, _scale_corrected, final_num=7), origin="second-reader")],
+    expect=Status.PROOF_GAP,
+    severity=Severity.CONSTANT,
+    affects=("seed001.theorem_6_softmax_icgd",),
+    parts=LEMMA16_PARTS,
     rigor=Rigor.EXACT,
     params=[Param("samples", int, 1, 100000)],
     tiers={"quick": {"samples": 300}, "full": {"samples": 5000}},
@@ -102,10 +151,27 @@ def check_lemma_16(statement: Lemma16Statement, p, ctx) -> Verdict:
     Mutants
     -------
     (F.4) with the nearest-point constant (1/2) fails for f(Z) = L Z: the distance to the upper
-    corner is up to sqrt(dn) B_x/D, about sqrt(dn/3) B_x/D on average.
+    corner is up to sqrt(dn) B_x/D, about sqrt(dn/3) B_x/D on average.  Second reader: (F.4) x 0.99
+    (the extremal Z just above lower corners; the old checker sampled Z uniformly and reached only 0.77
+    of the bound, so it accepted (F.4) with constant 4/5, kept as mutant (F.4)-x0.8), (F.9) x 0.99 (at the
+    start of each ramp the staircase lags quant_D by exactly B_x/D; the old checker skipped the ramps,
+    where (F.9) is claimed too, and reached ratio 0), and a final constant 7 sqrt(dn) (sympy:
+    the sum is 8 sqrt(dn)).
+
+    Correction
+    ----------
+    Proof steps: (F.6)'s middle case is (z - t B_x/D)/(delta D); (F.10) subtracts B_x [relu(z/delta -
+    B_x/delta) - relu(z/delta - 1 - B_x/delta)].  With these the pieces, (F.4), (F.9) and the final
+    constant all hold; the statement is not refuted.
 
     Notes
     -----
+    Verdict (second reader): proof-gap, not erratum.  Both witnesses are identities of the proof's
+    quantiser ((F.6), (F.10)); the statement is an existential bound that the witnesses do not touch,
+    and the corrected pieces give the printed constant.  Severity constant (a missing shift and a
+    missing factor B_x; the form of the bound survives).  Unasserted: the bound itself (see the part's
+    reason), in particular for inputs whose quantisation repeats a token, which the proof sets aside
+    (l.1351).  Sharpness (quick): F4 1 - O(1e-9) (extremal corner case), F9 1.0 (exact, ramp start).
     Witnesses: (F.6)'s middle case is (z - t B_x/D)/(delta D), not z/(delta D) (t >= 1); (F.10) leaves
     B_x - 1 for z > B_x (B_x = 3: 2), the subtracted step must be multiplied by B_x.  The proof omits
     inputs whose quantisation has repeated tokens (l.1351), so the bound is proved only off that set.
@@ -125,12 +191,12 @@ def check_lemma_16(statement: Lemma16Statement, p, ctx) -> Verdict:
                         ref = statement.middle(z, t, delta, D, Bx)
                     else:
                         ref = Bx / D
-                    ev.add({"part": "(F.5)/(F.6)", "B_x": Bx, "D": D, "t": t, "z": z}, val, ref, relation="eq")
+                    ev.add({"part": "quantiser (F.5)/(F.6)", "B_x": Bx, "D": D, "t": t, "z": z}, val, ref, relation="eq")
             for z in zs:
                 stair = sum(_step_relu(z, t, delta, D, Bx) for t in range(D))
-                ramp = any(t * Bx / D <= z < delta * Bx + t * Bx / D for t in range(D))
-                if 0 <= z <= Bx and not ramp:
-                    ev.add({"part": "(F.9) |sum - quant_D| <= B_x/D", "B_x": Bx, "D": D, "z": z}, abs(stair - _quant(z, D, Bx)), Bx / D)
+                if 0 <= z <= Bx:  # (F.9) holds on the ramps too; at a ramp's start the lag is exactly B_x/D
+                    ev.add({"B_x": Bx, "D": D, "z": z}, abs(stair - _quant(z, D, Bx)), statement.f9_const * Bx / D,
+                           part="F9")
                 last = _s(z / delta - Bx / delta) - _s(z / delta - 1 - Bx / delta)
                 f10 = stair - statement.last_step_scale(Bx) * last
                 if z > Bx + delta or z < 0:
@@ -141,8 +207,8 @@ def check_lemma_16(statement: Lemma16Statement, p, ctx) -> Verdict:
                     ev.add({"part": "(F.11) penalty", "B_x": Bx, "D": D, "z": z}, pen, ref, relation="eq")
     Lsym, dsym, nsym, Bsym, Dsym = sp.symbols("L d n B D", positive=True)
     lhs = Lsym * (6 * sp.sqrt(dsym * nsym) + sp.sqrt(nsym)) * Bsym / (2 * Dsym) + Lsym * sp.sqrt(dsym * nsym) * Bsym / Dsym
-    rhs = Lsym * (8 * sp.sqrt(dsym * nsym) + sp.sqrt(nsym)) * Bsym / (2 * Dsym)
-    ev.add({"part": "final constant (sympy)"}, sp.simplify(lhs - rhs) == 0, relation="true")
+    rhs = Lsym * (statement.final_num * sp.sqrt(dsym * nsym) + sp.sqrt(nsym)) * Bsym / (2 * Dsym)
+    ev.add({"part": "final_constant (sympy)"}, bool(sp.simplify(lhs - rhs) == 0), relation="true")
     rng = ctx.rng("F4")
     d, n, D, Bx, Lc = 2, 4, 5, 3.0, 1.7
     for name, f in (("L Z", lambda Z: Lc * Z), ("L tanh(Z)", lambda Z: Lc * np.tanh(Z))):
@@ -151,8 +217,12 @@ def check_lemma_16(statement: Lemma16Statement, p, ctx) -> Verdict:
             Z = rng.uniform(0, Bx, size=(d, n))
             Q = np.ceil(Z * D / Bx) * Bx / D
             worst = max(worst, float(np.linalg.norm(f(Z) - f(Q))))
-        ev.add({"part": "(F.4)", "f": name, "d": d, "n": n, "D": D, "B_x": Bx, "L": Lc}, worst,
-               float(statement.f4_const) * Lc * math.sqrt(d * n) * Bx / D)
+        # the extremal case: every entry just above a lower cell corner, so Q(Z) is a whole cell away
+        Z = (rng.integers(0, D, size=(d, n)) * Bx / D) + 1e-9
+        Q = np.ceil(Z * D / Bx) * Bx / D
+        worst = max(worst, float(np.linalg.norm(f(Z) - f(Q))))
+        ev.add({"f": name, "d": d, "n": n, "D": D, "B_x": Bx, "L": Lc}, worst,
+               float(statement.f4_const) * Lc * math.sqrt(d * n) * Bx / D, part="F4")
     return ev.verdict()
 
 
@@ -183,8 +253,16 @@ def _log10_delta(V: int, n: int, d: int, rmin: float, rmax: float, eps: float) -
     lines=[(1206, 1241)],
     printed=Lemma17Statement(-math.inf),
     mutants=[Mutant("float64-representable", "delta is representable in float64 (> 1e-308) already for the coarsest grid",
-                    Lemma17Statement(-308.0))],
+                    Lemma17Statement(-308.0)),
+             Mutant("delta>1e-400", "delta > 1e-400 on the coarsest grids (log10 delta is about -480 at D = 2)",
+                    Lemma17Statement(-400.0), origin="second-reader")],
     expect=Status.MECHANISM,
+    parts=[Part("contextual_mapping", "one rank-1 single-head softmax attention layer is an (r, delta)-contextual mapping "
+                "for token-wise (r_min, r_max, eps)-separated inputs without duplicate tokens", asserted=False,
+                reason="cited from Kajitsuka and Sato without proof or construction in the seed; not checkable here"),
+           Part("delta", "delta = 2 (log n)^2 eps^2 r_min / (r_max^2 (|V|+1)^4 (2 log n + 3) pi d) exp(-(|V|+1)^4 "
+                "(2 log n + 3) pi d r_max^2 / (4 eps r_min)) is positive (finite log10) and decreasing in the grid size D "
+                "in Lemma 16's use")],
     kind=Kind.MECHANISM,
     rigor=Rigor.FLOAT,
     params=[Param("max_D", int, 2, 64)],
@@ -218,7 +296,13 @@ def check_lemma_17(statement: Lemma17Statement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    "delta is representable in float64 at the coarsest grid" fails: log10 delta is about -480 at D = 2.
+    "delta is representable in float64 at the coarsest grid" fails: log10 delta is about -480 at D = 2;
+    second reader: "delta > 1e-400" fails for the same reason.
+
+    Notes
+    -----
+    Verdict (second reader): mechanism, unchanged; no erratum is claimed (the lemma is cited, and the
+    size of delta only makes Lemma 16's construction impractical, not false).
     """
     ev = Evidence("gt", rigor=Rigor.FLOAT)
     prev = math.inf
@@ -241,6 +325,25 @@ def check_lemma_17(statement: Lemma17Statement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class Theorem6Statement:
     kappa: Callable  # (eps, eta, D_w) -> kappa^2 (exact rational)
+    rhs_factor: Fraction = Fraction(1)  # ||eps^(l-1)||_2^2 <= rhs_factor (eta eps)^2 (near-boundary mutants)
+
+
+def _kappa2_printed(eps, eta, Dw):
+    return eps * eps / Dw
+
+
+def _kappa2_corrected(eps, eta, Dw):
+    return (eta * eps) ** 2 / Dw
+
+
+THEOREM6_PARTS = [
+    Part("error", "||eps^(l-1)||_2 <= eta eps for every l (given Lemma 16's coordinate-wise accuracy kappa)", inequality=True),
+    Part("existence", "there is a 4L-layer Softmax transformer NN_theta (L blocks f_Softmax o MLP) implementing L steps "
+         "of ICGD on a general risk", asserted=False,
+         reason="existential via Lemma 16, whose construction is not checkable (seed001.lemma_16_softmax_ua: the bound "
+                "itself is unasserted); Lemma 16 also needs inputs in [0, B_x]^{d x n} and a Lipschitz target in (x, y), "
+                "which the theorem does not establish"),
+]
 
 
 @claim(
@@ -250,10 +353,17 @@ class Theorem6Statement:
     entry="E19",
     title="With kappa = eps/sqrt(D_w) the per-step error is <= eta eps (bookkeeping of the proof)",
     lines=[(1165, 1200)],
-    printed=Theorem6Statement(lambda eps, eta, Dw: eps * eps / Dw),
-    corrected=Theorem6Statement(lambda eps, eta, Dw: (eta * eps) ** 2 / Dw),
-    mutants=[Mutant("kappa=eps", "kappa = eps (the sqrt(D_w) conversion from max-norm dropped)", Theorem6Statement(lambda eps, eta, Dw: eps * eps))],
-    expect=Status.ERRATUM,
+    printed=Theorem6Statement(_kappa2_corrected),
+    proof_step=Theorem6Statement(_kappa2_printed),
+    corrected=Theorem6Statement(_kappa2_corrected),
+    mutants=[Mutant("kappa=eps", "kappa = eps (the sqrt(D_w) conversion from max-norm dropped)", Theorem6Statement(lambda eps, eta, Dw: eps * eps)),
+             Mutant("error-x0.99", "||eps||^2 <= 0.99 (eta eps)^2 with kappa = eta eps/sqrt(D_w): an error of kappa in every "
+                    "coordinate (allowed by Lemma 16) has ||eps||^2 = (eta eps)^2 exactly (sharpness 1)",
+                    Theorem6Statement(_kappa2_corrected, Fraction(99, 100)), near_boundary=True, part="error",
+                    origin="second-reader")],
+    expect=Status.PROOF_GAP,
+    severity=Severity.CONSTANT,
+    parts=THEOREM6_PARTS,
     rigor=Rigor.EXACT,
     params=[Param("max_Dw", int, 1, 10000)],
     tiers={"quick": {"max_Dw": 100}, "full": {"max_Dw": 1000}},
@@ -285,10 +395,21 @@ def check_theorem_6(statement: Theorem6Statement, p, ctx) -> Verdict:
 
     Mutants
     -------
-    kappa = eps fails for every D_w > 1 even at eta = 1.
+    kappa = eps fails for every D_w > 1 even at eta = 1.  Second reader: the bound x 0.99 with the
+    corrected kappa (attained: sharpness 1).
+
+    Correction
+    ----------
+    Proof step: apply Lemma 16 with kappa = eta eps/sqrt(D_w) (not eps/sqrt(D_w)); then ||eps^(l-1)||_2 <=
+    sqrt(D_w) kappa = eta eps as the theorem states.
 
     Notes
     -----
+    Verdict (second reader): proof-gap, not erratum.  The theorem is existential and kappa is the
+    proof's free choice: the printed choice gives ||eps|| <= eps, which exceeds eta eps for eta < 1
+    (witness eta = 1/10, eps = 1/10, D_w = 1), while kappa = eta eps/sqrt(D_w) gives the printed bound
+    exactly.  Severity constant (a missing factor eta).  Sharpness 1 (the corrected choice is attained by
+    the all-coordinates-kappa error).
     Not checkable beyond bookkeeping: Lemma 16 needs inputs in [0, B_x]^{d x n} (prompt entries are in
     [-B, B]; an affine shift changes L), Lipschitzness of the update map in (x, y) is not implied by
     an L-Lipschitz gradient in w, tokens have dimension D >= D_w + 2d + 2 with n + 1 of them, and no
@@ -300,5 +421,5 @@ def check_theorem_6(statement: Theorem6Statement, p, ctx) -> Verdict:
         for eps in (Fraction(1, 10), Fraction(1)):
             for Dw in Dws:
                 k2 = statement.kappa(eps, eta, Dw)
-                ev.add({"eta": eta, "eps": eps, "D_w": Dw}, Dw * k2, (eta * eps) ** 2)
+                ev.add({"eta": eta, "eps": eps, "D_w": Dw}, Dw * k2, statement.rhs_factor * (eta * eps) ** 2, part="error")
     return ev.verdict()
