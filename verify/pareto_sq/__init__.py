@@ -19,6 +19,7 @@ Catalog: thesis_ch6_pareto_sq.md (not shipped; see docs/sources.md) (entries E1-
 """
 
 SOURCE = "thesis_ch6"
+CONTRACT_AUDITED = True  # every module of verify/pareto_sq audited under the verdict contract (docs/audit/thesis_ch6_*.md)
 SEED_FILE = "seeds/004_04714447523023d5.txt"
 CATALOG_FILE = "thesis_ch6_pareto_sq.md"
 CATALOG_ENTRIES = {
