@@ -12,6 +12,8 @@ topic:
 * ``margin_d6``  E28-E35  correction functions and Theorem D.6 with Lemmas D.7-D.9
 """
 
+CONTRACT_AUDITED = True
+
 SOURCE = "seed000"
 SEED_FILE = "seeds/000_c94f8aa37c22b6cc.txt"
 CATALOG_FILE = "seed000_sm_approximation.md"

@@ -21,8 +21,10 @@ import numpy as np
 
 from kernels.circuits import min_flip_radius
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 
 def rho_product_exact(d: int) -> float:
@@ -133,6 +135,7 @@ class ProductToyStatement:
     upper: object = None
     lower: object = None
     text: str = ""
+    witness_c: Fraction = Fraction(3)  # the proof's perturbation delta_i = -witness_c/d flips the sign
 
 
 @claim(
@@ -141,7 +144,18 @@ class ProductToyStatement:
     lines=[(155, 157)], printed=ProductToyStatement(upper=lambda d: 3 / math.sqrt(d), text="rho <= 3/sqrt(d)"),
     mutants=[Mutant("lower-1/4", "rho >= 1/4 for every d", ProductToyStatement(lower=lambda d: 0.25)),
              Mutant("upper-0.5/sqrt(d)", "rho <= 0.5/sqrt(d) (constant below ln 2)",
-                    ProductToyStatement(upper=lambda d: 0.5 / math.sqrt(d)))],
+                    ProductToyStatement(upper=lambda d: 0.5 / math.sqrt(d))),
+             Mutant("upper-0.66/sqrt(d)", "near-boundary: rho <= 0.66/sqrt(d) (sharpness 0.2209 = 0.6628/3 at d = 8: the exact "
+                    "rho sqrt(d) = d (1 - 2^(-1/d)) is 0.6628 at d = 8 and -> ln 2); rejected at d = 8",
+                    ProductToyStatement(upper=lambda d: 0.66 / math.sqrt(d), text="rho <= 0.66/sqrt(d)"), near_boundary=True,
+                    part="upper", origin="second-reader"),
+             Mutant("witness-1/2", "the witness delta_i = -(1/2)/d flips the sign: false, (1 - 1/(2d))^d > 1/2 for every d >= 2 "
+                    "(it decreases to e^(-1/2) = 0.607)", ProductToyStatement(upper=lambda d: 3 / math.sqrt(d),
+                    witness_c=Fraction(1, 2)), origin="second-reader")],
+    parts=[Part("upper", "rho_f((1..1), 1, 1) <~ 1/sqrt(d), via the witness: rho <= sqrt(sum delta_i^2) = 3/sqrt(d)",
+                inequality=True),
+           Part("witness", "delta_i = -3/d (printed '3/d') gives (1 - 3/d)^d - 0.5 ~ e^-3 - 0.5 < 0"),
+           Part("exact", "the attack radius agrees with the exact margin sqrt(d)(1 - 2^(-1/d)) (the decay is real)")],
     expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
     params=[Param("d_max", int, 1, 1024)], tiers={"quick": {"d_max": 8}, "full": {"d_max": 32}, "gpu": {"d_max": 256}},
 )
@@ -173,6 +187,16 @@ def check_toy_product(statement: ProductToyStatement, p, ctx) -> Verdict:
     Mutants
     -------
     rho >= 1/4 for all d (fails at d = 8: 0.2347); rho <= 0.5/sqrt(d) (the constant is ln 2 > 0.5).
+    Second reader: near-boundary rho <= 0.66/sqrt(d) (exact rho sqrt(8) = 8(1 - 2^(-1/8)) = 0.6628 >
+    0.66); the witness with 1/2 in place of 3 (no flip for d >= 2: (1 - 1/(2d))^d > 1/2; d = 2 gives 9/16).
+
+    Notes
+    -----
+    The upper part is checked on the exact margin sqrt(d)(1 - 2^(-1/d)) (closed form, by AM-GM; the
+    attack radius, a certified upper bound, agrees within 2e-3 and is also compared with the bound).
+    Sharpness d(1 - 2^(-1/d))/3 increases with d to ln 2 / 3 = 0.231; the quick tier reaches 0.2209 at
+    d = 8 (the search is the exact formula over d = 1, 2, 4, ..., d_max, monotone in d).  The printed
+    "delta_i = 3/d" is a sign typo (W_i - delta_i), kept as a checked sub-case.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     ds = _depths(p["d_max"])
@@ -189,13 +213,15 @@ def check_toy_product(statement: ProductToyStatement, p, ctx) -> Verdict:
         ev.add({"d": d, "part": "attack vs exact"}, rh, ex, relation="approx", tol=2e-3)
         ev.add({"d": d, "part": "attack is an upper bound of the exact minimum"}, rh, ex - 1e-9, relation="ge")
         if statement.upper is not None:
-            ev.add({"d": d, "bound": statement.text or "upper"}, rh, statement.upper(d), relation="le")
+            ev.add({"d": d, "bound": statement.text or "upper"}, ex, statement.upper(d), relation="le", part="upper")
+            ev.add({"d": d, "bound": (statement.text or "upper") + " (attack radius)"}, rh, statement.upper(d), relation="le")
         if statement.lower is not None:
             ev.add({"d": d, "bound": "lower"}, rh, statement.lower(d), relation="ge")
-        prod_minus = Fraction(1) * (1 - Fraction(3, d)) ** d - Fraction(1, 2)
-        prod_plus = (1 + Fraction(3, d)) ** d - Fraction(1, 2)
-        ev.add({"d": d, "part": "delta_i = -3/d flips"}, prod_minus, 0, relation="le")
-        ev.add({"d": d, "part": "printed delta_i = +3/d does not flip"}, prod_plus, 0, relation="gt")
+        c = statement.witness_c
+        prod_minus = Fraction(1) * (1 - c / d) ** d - Fraction(1, 2)
+        prod_plus = (1 + c / d) ** d - Fraction(1, 2)
+        ev.add({"d": d, "part": f"delta_i = -{c}/d flips"}, prod_minus, 0, relation="le")
+        ev.add({"d": d, "part": f"printed delta_i = +{c}/d does not flip"}, prod_plus, 0, relation="gt")
     return ev.verdict()
 
 
@@ -206,6 +232,7 @@ class RoundedToyStatement:
     lower: float = 1 / 3
     round_params: bool = False
     equal_half: bool = False
+    box: Fraction = Fraction(1, 3)  # the proof's box |delta_i| <= box leaves the output unchanged
 
 
 @claim(
@@ -214,7 +241,15 @@ class RoundedToyStatement:
     lines=[(163, 175)], printed=RoundedToyStatement(),
     mutants=[Mutant("with-round-params", "rho >= 1/3 also when the round parameters are perturbed (about 0.08)",
                     RoundedToyStatement(round_params=True)),
-             Mutant("exactly-1/2", "rho = 1/2 for every d (0.4918 at d = 2)", RoundedToyStatement(equal_half=True))],
+             Mutant("exactly-1/2", "rho = 1/2 for every d (0.4918 at d = 2)", RoundedToyStatement(equal_half=True)),
+             Mutant("lower-0.4967", "near-boundary: rho >= 0.4967 (sharpness (1/3)/0.4918 = 0.6778 at d = 2; the certified attack "
+                    "flips at 0.4918 < 0.4967 = 1.01 x 0.4918); rejected at d = 2", RoundedToyStatement(lower=0.4967),
+                    near_boundary=True, part="margin", origin="second-reader"),
+             Mutant("unchanged-at-0.34", "the output is unchanged for all |delta_i| <= 0.34: false, delta = (-0.34) at d = 1 gives "
+                    "round(0.66) = 0.98 != 1 (exact)", RoundedToyStatement(box=Fraction(17, 50)), origin="second-reader")],
+    parts=[Part("same_output", "f~(1, (1..1)) = f(1, (1..1)) = 1/2"),
+           Part("box", "if |delta_i| <= 1/3 for all i the output is unchanged (the proof, l.173)"),
+           Part("margin", "rho_f~((1..1), 1, 1) >= 1/3 (round parameters ignored)", inequality=True)],
     expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
     params=[Param("d_max", int, 1, 256)], tiers={"quick": {"d_max": 2}, "full": {"d_max": 4}, "gpu": {"d_max": 64}},
 )
@@ -248,7 +283,15 @@ def check_claim_3_5(statement: RoundedToyStatement, p, ctx) -> Verdict:
     Mutants
     -------
     Round parameters perturbable: rho_hat ~ 0.08 < 1/3 (depth-independent still); rho = 1/2 for all d
-    (0.4918 at d = 2, 0.4907 for d >= 5).
+    (0.4918 at d = 2, 0.4907 for d >= 5).  Second reader: near-boundary rho >= 0.4967 (refuted by the
+    certified flip at 0.4918, d = 2); the box |delta_i| <= 0.34 (false: round(1 - 0.34) = 3 (0.66) - 1 =
+    0.98, exact).
+
+    Notes
+    -----
+    Sharpness of the margin part: (1/3)/rho_hat = 0.678 at d = 2 (quick): the attack's flips sit near
+    1/2 (perturb W_d alone to 1/2), so 1/3 is loose by 1.5x; the box 1/3 of the proof is exact (the
+    corner -1/3 gives round(2/3) = 1).
     """
     ev = Evidence("ge", rigor=Rigor.FLOAT)
     rng = ctx.rng("attack")
@@ -262,11 +305,12 @@ def check_claim_3_5(statement: RoundedToyStatement, p, ctx) -> Verdict:
             h = rnd((1 + dl) * h)
         return h - Fraction(1, 2)
 
-    third = Fraction(1, 3)
+    ev.add({"part": "f~(1, (1..1)) = f(1, (1..1)) = 1/2"}, ftilde([Fraction(0)] * 3), Fraction(1, 2), relation="eq")
+    third = statement.box
     for d in _depths(min(p["d_max"], 8)):
         bad = [c for c in itertools.product((-third, third), repeat=d) if ftilde(c) != Fraction(1, 2)]
         for _ in range(20):
-            c = [Fraction(int(v), 300) for v in rng.integers(-100, 101, size=d)]
+            c = [third * Fraction(int(v), 100) for v in rng.integers(-100, 101, size=d)]
             if ftilde(c) != Fraction(1, 2):
                 bad.append(tuple(c))
         ev.add({"d": d, "part": "output unchanged for ||delta||_inf <= 1/3 (corners + random)"}, len(bad), 0, relation="eq")
@@ -281,7 +325,7 @@ def check_claim_3_5(statement: RoundedToyStatement, p, ctx) -> Verdict:
                                     {"x": ds, "y": [1 / 3] * len(ds), "label": "1/3 (Claim 3.5)", "style": ":"}]})
     for d in ds:
         rh = _rounded_attack_cached(d, ctx.seed(f"attack-{d}"), statement.round_params)
-        ev.add({"d": d, "round parameters perturbed": statement.round_params}, rh, statement.lower)
+        ev.add({"d": d, "round parameters perturbed": statement.round_params}, rh, statement.lower, part="margin")
         ev.add({"d": d, "part": "rho <= 1/2 (last weight -1/2 gives round(1/2) = 1/2)"}, rh, 0.5 + 1e-3, relation="le")
         if statement.equal_half:
             ev.add({"d": d, "part": "rho = 1/2"}, rh, 0.5, relation="approx", tol=1e-3)
