@@ -88,12 +88,38 @@ def threads_per_block(runs: int) -> int:
     return 32
 
 
-def launch_per_run(kernel, args: list, runs: int, threads_per_block_: int | None = None, columns=()) -> None:
+def launch_per_run(kernel, args: list, runs: int, threads_per_block_: int | None = None, columns=(),
+                   grid: tuple | None = None, timing: dict | None = None) -> None:
     """Copy the array arguments to the device (those at the indices in ``columns`` transposed, run axis
-    last), launch ceil(runs / tpb) blocks of tpb threads (thread r trains run r), and copy every array
-    back into its host array in place."""
+    last), launch ceil(runs / tpb) blocks of tpb threads (thread r trains run r; or the launch shape
+    ``grid`` = (blocks, threads) when given), and copy every array back into its host array in place.
+
+    ``timing``: a dict that receives the seconds of the copies to the device (``h2d_s``), of the kernel
+    alone on device-resident arrays (``kernel_s``) and of the copies back (``d2h_s``), by CUDA events (wall
+    time under the simulator), and the launch shape."""
+    import time
+
+    from ..backend import cuda_simulator_enabled
+
+    sim = cuda_simulator_enabled()
     tpb = threads_per_block_ or threads_per_block(runs)
+    shape = grid or ((runs + tpb - 1) // tpb, tpb)
     cols = set(columns)
+
+    def mark():
+        if sim or timing is None:
+            return time.perf_counter()
+        ev = cuda.event()
+        ev.record()
+        return ev
+
+    def seconds(a, b):
+        if sim or timing is None:
+            return b - a
+        b.synchronize()
+        return cuda.event_elapsed_time(a, b) / 1000.0
+
+    m0 = mark()
     dev = []
     for i, a in enumerate(args):
         if not isinstance(a, np.ndarray):
@@ -102,10 +128,16 @@ def launch_per_run(kernel, args: list, runs: int, threads_per_block_: int | None
             dev.append(cuda.to_device(np.ascontiguousarray(np.moveaxis(a, 0, -1))))
         else:
             dev.append(cuda.to_device(a))
-    kernel[(runs + tpb - 1) // tpb, tpb](*dev)
+    m1 = mark()
+    kernel[shape](*dev)
+    m2 = mark()
     for i, (host, d) in enumerate(zip(args, dev)):
         if isinstance(host, np.ndarray):
             if i in cols:
                 host[...] = np.moveaxis(d.copy_to_host(), -1, 0)
             else:
                 d.copy_to_host(host)
+    m3 = mark()
+    if timing is not None:
+        timing.update(h2d_s=seconds(m0, m1), kernel_s=seconds(m1, m2), d2h_s=seconds(m2, m3), blocks=int(shape[0]),
+                      threads_per_block=int(shape[1]))
