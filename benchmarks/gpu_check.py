@@ -112,7 +112,7 @@ FULL = {
 DRY = {
     "wht_n": (8, 10), "wht_repeats": 1, "pg_n": 9, "gf2": (64, 5, 9),
     "readout": (8, 6, 3, 5), "polynet": (4, 2, 2, 5),
-    "two_layer": {"runs": 4, "gpu_steps": 3, "cpu_steps": 3, "check_runs": 3, "check_steps": 3, "n": 10, "width": 5,
+    "two_layer": {"runs": 2, "gpu_steps": 2, "cpu_steps": 2, "check_runs": 2, "check_steps": 2, "n": 10, "width": 5,
                   "dtypes": ("float64",), "cpu_backend": "reference"},
     # the dry run compares the two-layer CUDA twin with the numpy reference: compiling the CPU engine takes
     # 30-50 s per dtype, over the dry run's time box; the GPU run always compares with the CPU engine
@@ -218,44 +218,74 @@ def section_wht(cfg, dry) -> dict:
     return out
 
 
-def _two_layer(backend, runs, steps, dtype, kw):
+def _two_layer(backend, runs, steps, dtype, kw, variant=None):
     from kernels.training.two_layer import train_two_layer
 
-    return train_two_layer(kw.get("n", 30), 3, width=kw.get("width", 100), seeds=np.arange(runs, dtype=np.uint64),
-                           steps=steps, batch=32, lr=0.05, eval_every=steps, n_eval=128, dtype=dtype, backend=backend)
+    if backend != "cuda":
+        return train_two_layer(kw.get("n", 30), 3, width=kw.get("width", 100), seeds=np.arange(runs, dtype=np.uint64),
+                               steps=steps, batch=32, lr=0.05, eval_every=steps, n_eval=128, dtype=dtype, backend=backend)
+    import kernels.cuda.training_two_layer as T
+
+    old, T.VARIANT = T.VARIANT, (variant or T.VARIANT)
+    try:
+        return train_two_layer(kw.get("n", 30), 3, width=kw.get("width", 100), seeds=np.arange(runs, dtype=np.uint64),
+                               steps=steps, batch=32, lr=0.05, eval_every=steps, n_eval=128, dtype=dtype, backend=backend)
+    finally:
+        T.VARIANT = old
 
 
 def section_two_layer(cfg, dry) -> dict:
+    import kernels.cuda.training_two_layer as T
+
     c = cfg["two_layer"]
-    out = {}
+    variants = cfg.get("two_layer_variants") or c.get("variants", T.VARIANTS)
+    out = {"variants": list(variants), "default_variant": T.VARIANT}
     for dtype in c.get("dtypes", ("float32", "float64")):
-        log(f"two_layer {dtype}: compile + agreement on {c['check_runs']} runs x {c['check_steps']} steps")
-        g = _two_layer("cuda", c["check_runs"], c["check_steps"], dtype, c)
         cpu = c.get("cpu_backend", "cpu")
+        log(f"two_layer {dtype}: CPU twin on {c['check_runs']} runs x {c['check_steps']} steps")
         p = _two_layer(cpu, c["check_runs"], c["check_steps"], dtype, c)
-        # each parameter after T steps: a chain of ~T (n B + r) operations; the hinge loss is piecewise
-        # linear, so between kinks a perturbation grows at most linearly in T (growth T + 1).  A rounding
-        # difference can push one sample across the hinge (or ReLU) kink and change a run discretely:
-        # agreement counts the runs within tolerance; a few runs (<= 1%) may differ for that reason.
-        depth = c["check_steps"] * (c.get("n", 30) * 32 + c.get("width", 100))
-        # the CUDA body goes sample by sample, the CPU body by gemm: other summation orders, so a tolerance
-        # even under the simulator (exact=False)
-        tol = dict(depth=depth, growth=c["check_steps"] + 1, exact=False)
-        per_run = [agree(g.theta[q], p.theta[q], **tol)["ok"] for q in range(g.theta.shape[0])]
-        whole = agree(g.theta, p.theta, **tol)
-        frac = float(np.mean(per_run))
-        log(f"two_layer {dtype}: timing {c['runs']} runs (gpu {c['gpu_steps']} steps, cpu {c['cpu_steps']} steps)")
-        t_gpu = wall_seconds(lambda: _two_layer("cuda", c["runs"], c["gpu_steps"], dtype, c), 1, warmup=False)
+        log(f"two_layer {dtype}: timing the CPU engine, {c['runs']} runs x {c['cpu_steps']} steps")
         t_cpu = wall_seconds(lambda: _two_layer(cpu, c["runs"], c["cpu_steps"], dtype, c), 1, warmup=False)
-        r_gpu = c["runs"] * c["gpu_steps"] / t_gpu
         r_cpu = c["runs"] * c["cpu_steps"] / t_cpu
-        out[dtype] = {"cpu_backend": cpu, "runs": c["runs"], "gpu_steps": c["gpu_steps"], "cpu_steps": c["cpu_steps"], "gpu_s": t_gpu,
-                      "cpu_s": t_cpu, "gpu_run_steps_per_s": r_gpu, "cpu_run_steps_per_s": r_cpu, "speedup": r_gpu / r_cpu,
-                      "target_speedup>=5": r_gpu / r_cpu >= 5.0, "agreement": whole, "runs_within_tolerance": frac,
-                      "agreement_ok": frac >= 0.99,
-                      "discrete_equal": {f: float(np.mean(getattr(g, f) == getattr(p, f)))
-                                         for f in ("converged_at", "diverged_at", "steps_done")}}
-        out[dtype]["note"] = "gpu time includes host<->device copies of the state (end-to-end call)"
+        res = {"cpu_backend": cpu, "runs": c["runs"], "gpu_steps": c["gpu_steps"], "cpu_steps": c["cpu_steps"],
+               "cpu_s": t_cpu, "cpu_run_steps_per_s": r_cpu}
+        for variant in variants:
+            log(f"two_layer {dtype} [{variant}]: compile + agreement on {c['check_runs']} runs x {c['check_steps']} steps")
+            g = _two_layer("cuda", c["check_runs"], c["check_steps"], dtype, c, variant)
+            ran = T.LAST.get("variant")
+            # each parameter after T steps: a chain of ~T (n B + r) operations; the hinge loss is piecewise
+            # linear, so between kinks a perturbation grows at most linearly in T (growth T + 1).  A rounding
+            # difference can push one sample across the hinge (or ReLU) kink and change a run discretely:
+            # agreement counts the runs within tolerance; a few runs (<= 1%) may differ for that reason.
+            depth = c["check_steps"] * (c.get("n", 30) * 32 + c.get("width", 100))
+            # the CUDA bodies go sample by sample (the block kernel also sums f over its threads), the CPU body
+            # by gemm: other summation orders, so a tolerance even under the simulator (exact=False)
+            tol = dict(depth=depth, growth=c["check_steps"] + 1, exact=False)
+            per_run = [agree(g.theta[q], p.theta[q], **tol)["ok"] for q in range(g.theta.shape[0])]
+            frac = float(np.mean(per_run))
+            log(f"two_layer {dtype} [{variant}]: timing {c['runs']} runs x {c['gpu_steps']} steps")
+            t_gpu = wall_seconds(lambda: _two_layer("cuda", c["runs"], c["gpu_steps"], dtype, c, variant), 1, warmup=False)
+            last = dict(T.LAST)
+            r_gpu = c["runs"] * c["gpu_steps"] / t_gpu
+            r_dev = c["runs"] * c["gpu_steps"] / last["kernel_s"]
+            res[variant] = {
+                "variant_ran": ran, "gpu_s": t_gpu, "kernel_s": last["kernel_s"], "h2d_s": last["h2d_s"],
+                "d2h_s": last["d2h_s"], "launch": [last["blocks"], last["threads_per_block"]],
+                "gpu_run_steps_per_s": r_gpu, "device_resident_run_steps_per_s": r_dev,
+                "speedup": r_gpu / r_cpu, "speedup_device_resident": r_dev / r_cpu,
+                "target_speedup>=5": r_gpu / r_cpu >= 5.0, "agreement": agree(g.theta, p.theta, **tol),
+                "runs_within_tolerance": frac, "agreement_ok": frac >= 0.99,
+                "discrete_equal": {f: float(np.mean(getattr(g, f) == getattr(p, f)))
+                                   for f in ("converged_at", "diverged_at", "steps_done")},
+                "note": "gpu_s: end-to-end call (host<->device copies of the state included); kernel_s: the kernel "
+                        "alone on device-resident state (CUDA events)"}
+        best = max((v for v in variants if v in res), key=lambda v: res[v]["gpu_run_steps_per_s"])
+        # the headline fields (RESULTS.md rows, summary) are the fastest variant's
+        res.update({k: res[best][k] for k in ("gpu_s", "kernel_s", "gpu_run_steps_per_s", "device_resident_run_steps_per_s",
+                                               "speedup", "speedup_device_resident", "target_speedup>=5", "agreement",
+                                               "runs_within_tolerance", "agreement_ok", "discrete_equal")})
+        res["best_variant"] = best
+        out[dtype] = res
     return out
 
 
@@ -403,8 +433,9 @@ SECTIONS = ["env", "wht", "two_layer", "gf2", "population_gradient", "readout_sg
             "quadratic_margin", "pytest"]
 
 
-def run(*, dry: bool = False, budget_s: float = 400.0, out_dir: Path | None = None, only=None) -> dict:
-    cfg = DRY if dry else FULL
+def run(*, dry: bool = False, budget_s: float = 400.0, out_dir: Path | None = None, only=None,
+        two_layer_variants=None) -> dict:
+    cfg = dict(DRY if dry else FULL, two_layer_variants=two_layer_variants)
     warnings.simplefilter("ignore")  # numba's performance notes (e.g. small grids in the dry run)
     out_dir = Path(out_dir or os.environ.get("OUT") or ".")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -471,8 +502,16 @@ def summary(data) -> list[str]:
                      f"{w['int64_over_float64']:.2f} (<= 1.2: {w['int64_over_float64<=1.2']})")
     for dt, r in s.get("two_layer", {}).items():
         if isinstance(r, dict) and "speedup" in r:
-            lines.append(f"two-layer {dt}: {r['speedup']:.1f}x the CPU engine (>= 5: {r['target_speedup>=5']}); "
-                         f"runs within tolerance {r['runs_within_tolerance']:.3f}")
+            var = f" [{r['best_variant']} kernel]" if "best_variant" in r else ""
+            dev = f", {r['speedup_device_resident']:.1f}x on device-resident state" if "speedup_device_resident" in r else ""
+            lines.append(f"two-layer {dt}{var}: {r['speedup']:.1f}x the CPU engine end to end{dev} (>= 5: "
+                         f"{r['target_speedup>=5']}); runs within tolerance {r['runs_within_tolerance']:.3f}")
+            for v in ("thread", "block"):
+                if isinstance(r.get(v), dict):
+                    x = r[v]
+                    lines.append(f"  {v} kernel: {x['gpu_run_steps_per_s']:.0f} run-steps/s end to end, "
+                                 f"{x['device_resident_run_steps_per_s']:.0f} device-resident; runs within tolerance "
+                                 f"{x['runs_within_tolerance']:.3f}")
     pn = s.get("disjoint_polynet")
     if pn and "classified" in pn:
         c = pn["classified"]
@@ -499,7 +538,18 @@ def rows_for_results(data) -> tuple[list[dict], list[str], str]:
             rows.append({"name": f"WHT {r['dtype']} n = {r['n']} (device-resident)", "seconds": r["gpu_s"],
                          "ratio": r["ratio_to_copy"], "vs": "device-to-device copy", "agrees": r["agreement"]["ok"]})
     for dt, r in data["sections"].get("two_layer", {}).items():
-        if isinstance(r, dict) and "speedup" in r:
+        if not (isinstance(r, dict) and "speedup" in r):
+            continue
+        for v in ("thread", "block"):
+            x = r.get(v)
+            if isinstance(x, dict):
+                rows.append({"name": f"two-layer engine {dt}, {r['runs']} runs, {v} kernel", "seconds": x["gpu_s"],
+                             "run_steps_per_s": x["gpu_run_steps_per_s"], "ratio": x["speedup"],
+                             "vs": "CPU engine, all cores", "agrees": x["agreement_ok"]})
+                rows.append({"name": f"two-layer engine {dt}, {r['runs']} runs, {v} kernel, device-resident",
+                             "seconds": x["kernel_s"], "run_steps_per_s": x["device_resident_run_steps_per_s"],
+                             "ratio": x["speedup_device_resident"], "vs": "CPU engine, all cores", "agrees": x["agreement_ok"]})
+        if not any(isinstance(r.get(v), dict) for v in ("thread", "block")):  # a JSON of before the variants
             rows.append({"name": f"two-layer engine {dt}, {r['runs']} runs", "seconds": r["gpu_s"],
                          "run_steps_per_s": r["gpu_run_steps_per_s"], "ratio": r["speedup"], "vs": "CPU engine, all cores",
                          "agrees": r["agreement_ok"]})
@@ -521,21 +571,58 @@ def rows_for_results(data) -> tuple[list[dict], list[str], str]:
     return rows, notes, machine
 
 
+def _row_section(name: str) -> str:
+    """The gpu_check section a RESULTS.md row comes from (by its name)."""
+    if name.startswith("WHT"):
+        return "wht"
+    if name.startswith("two-layer engine"):
+        return "two_layer"
+    if name.startswith("quadratic margin"):
+        return "quadratic_margin"
+    return name
+
+
+def _keep_rows_not_rerun(rows, notes, data, only):
+    """With --only, keep the stored rows (benchmarks/gpu_results.json) of the sections that were not rerun,
+    marked with the date of their run, after the new rows."""
+    path = HERE / "gpu_results.json"
+    if not only or not path.is_file():
+        return rows, notes
+    old = json.loads(path.read_text())
+    rerun = set(data["sections"])
+    kept = []
+    for r in old.get("rows", []):
+        if _row_section(r["name"]) not in rerun:
+            r = dict(r)
+            if "(run of " not in r["name"]:
+                r["name"] += f" (run of {old.get('date', '?')})"
+            kept.append(r)
+    if kept:
+        notes = notes + [f"Rows marked '(run of ...)' are kept from that earlier run (sections not rerun: --only "
+                         f"{' '.join(only)})."]
+    return rows + kept, notes
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dry-run", action="store_true", help="tiny sizes (the simulator when no GPU is visible)")
     ap.add_argument("--budget-s", type=float, default=400.0, help="skip the remaining sections after this many seconds")
     ap.add_argument("--out", default=None, help="directory for gpu_check.json (default $OUT, else .)")
     ap.add_argument("--only", nargs="*", choices=SECTIONS, help="run only these sections")
-    ap.add_argument("--write", action="store_true", help="store benchmarks/gpu_results.json and regenerate RESULTS.md")
+    ap.add_argument("--two-layer-variants", nargs="*", choices=("thread", "block"), default=None,
+                    help="two-layer CUDA kernels to check and time (default: both)")
+    ap.add_argument("--write", action="store_true", help="store benchmarks/gpu_results.json and regenerate RESULTS.md "
+                    "(with --only, the rows of the sections not rerun are kept from the stored file)")
     args = ap.parse_args(argv)
-    data = run(dry=args.dry_run, budget_s=args.budget_s, out_dir=args.out, only=args.only)
+    data = run(dry=args.dry_run, budget_s=args.budget_s, out_dir=args.out, only=args.only,
+               two_layer_variants=args.two_layer_variants)
     for line in data["summary"]:
         log(line)
     if args.write:
         from ._results_md import write_results_md
 
         rows, notes, machine = rows_for_results(data)
+        rows, notes = _keep_rows_not_rerun(rows, notes, data, args.only)
         res = {"title": data["title"], "command": data["command"], "date": data["date"], "machine": machine,
                "repeats": FULL["wht_repeats"], "rows": rows, "notes": notes}
         (HERE / "gpu_results.json").write_text(json.dumps(res, indent=1, default=_json_default) + "\n")
