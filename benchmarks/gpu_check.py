@@ -600,6 +600,9 @@ def _keep_rows_not_rerun(rows, notes, data, only):
     if kept:
         notes = notes + [f"Rows marked '(run of ...)' are kept from that earlier run (sections not rerun: --only "
                          f"{' '.join(only)})."]
+    for line in old.get("notes", []):  # the earlier run's observations, marked with its date
+        if not line.startswith(("ratio:", "Agreement:", "Rows marked")):
+            notes.append(line if line.startswith("[run of ") else f"[run of {old.get('date', '?')}] {line}")
     return rows + kept, notes
 
 
