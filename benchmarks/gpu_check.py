@@ -616,9 +616,18 @@ def main(argv=None) -> int:
                     help="two-layer CUDA kernels to check and time (default: both)")
     ap.add_argument("--write", action="store_true", help="store benchmarks/gpu_results.json and regenerate RESULTS.md "
                     "(with --only, the rows of the sections not rerun are kept from the stored file)")
+    ap.add_argument("--from-json", default=None, metavar="PATH",
+                    help="run nothing: take the results of an earlier check (its gpu_check.json, e.g. fetched from "
+                         "the GPU machine) for --write; the sections it lacks keep their stored rows")
     args = ap.parse_args(argv)
-    data = run(dry=args.dry_run, budget_s=args.budget_s, out_dir=args.out, only=args.only,
-               two_layer_variants=args.two_layer_variants)
+    if args.from_json:
+        data = json.loads(Path(args.from_json).read_text())
+        data.setdefault("summary", summary(data))
+        if args.only is None and set(data["sections"]) != set(SECTIONS):
+            args.only = [name for name in SECTIONS if name in data["sections"]]
+    else:
+        data = run(dry=args.dry_run, budget_s=args.budget_s, out_dir=args.out, only=args.only,
+                   two_layer_variants=args.two_layer_variants)
     for line in data["summary"]:
         log(line)
     if args.write:
