@@ -9,8 +9,9 @@ parameters, gradient, Adam moments and work rows in global memory as column q of
 (transposed by the launcher), so a warp's loads and stores of parameter p are coalesced.
 
 Variants (``VARIANT``, or the ``variant`` argument of :func:`launch_two_layer_cuda`): "thread" (this kernel,
-the default) and "block" (kernels/cuda/training_two_layer_block.py: one 32-thread block per run, threads
-over the hidden units; n <= 64 and an activation only, otherwise the thread kernel runs).  ``LAST`` holds
+the default), "block" (kernels/cuda/training_two_layer_block.py: one 32-thread block per run, threads
+over the hidden units, at most 64 registers per thread; n <= 64 and an activation only, otherwise the
+thread kernel runs) and "block_nocap" (the same without the register cap).  ``LAST`` holds
 the variant that ran and the seconds of the last launch: copies to the device, the kernel alone on
 device-resident state, copies back (CUDA events).
 """
@@ -26,7 +27,7 @@ from ._launch import launch_per_run
 __all__ = ["LAST", "VARIANT", "VARIANTS", "launch_two_layer_cuda"]
 
 _KERNELS: dict = {}
-VARIANTS = ("thread", "block")
+VARIANTS = ("thread", "block", "block_nocap")
 #: the kernel used by train_two_layer(backend="cuda"); "thread" until the block kernel is confirmed on hardware
 VARIANT = "thread"
 #: {"variant", "h2d_s", "kernel_s", "d2h_s", "blocks", "threads_per_block"} of the last launch
@@ -59,15 +60,16 @@ def launch_two_layer_cuda(args: list, dtype: np.dtype, variant: str | None = Non
         raise ValueError(f"two-layer CUDA variant must be one of {VARIANTS}, not {variant!r}")
     runs = args[16].shape[0]
     timing: dict = {}
-    if variant == "block":
-        from .training_two_layer_block import THREADS, block_kernel, block_supported
+    if variant in ("block", "block_nocap"):
+        from .training_two_layer_block import MAX_REGISTERS, THREADS, block_kernel, block_supported
 
         if block_supported(int(args[11]), int(args[13])):
             a = list(args)
             a[4] = np.zeros((1, 1), np.int64)  # the sample index rows: unused by the block kernel
-            launch_per_run(block_kernel(np.dtype(dtype)), a, runs, grid=(runs, THREADS), timing=timing)
+            kernel = block_kernel(np.dtype(dtype), MAX_REGISTERS if variant == "block" else None)
+            launch_per_run(kernel, a, runs, grid=(runs, THREADS), timing=timing)
             LAST.clear()
-            LAST.update(timing, variant="block")
+            LAST.update(timing, variant=variant)
             return
         variant = "thread"
     kernel = _kernel(np.dtype(dtype))

@@ -40,7 +40,7 @@ from ..rng import counter_bounded, counter_u64, unit_double
 from ..training._common import OVERFLOW
 from ..training.two_layer import _BODIES, EVAL_STEP, PRODUCT, TRAIN_STEP
 
-__all__ = ["THREADS", "block_supported", "block_kernel"]
+__all__ = ["MAX_REGISTERS", "THREADS", "block_kernel", "block_supported"]
 
 #: threads per run (one warp): the hidden units are dealt out to them round-robin
 THREADS = 32
@@ -53,15 +53,27 @@ def block_supported(n: int, code: int) -> bool:
     return 1 <= n <= 64 and code != PRODUCT
 
 
-def block_kernel(dtype):
-    """The compiled-on-first-use block kernel for float32 / float64 (same arguments as the thread kernel)."""
+#: register cap of the "block" variant: 64 registers x 32 threads x 32 blocks = the H100's 65536 registers
+#: per SM, so 32 runs (warps) share an SM; uncapped (variant "block_nocap") ptxas gives the kernel ~210
+#: registers (sm_90, numba-cuda 0.30 / NVVM 13.0), i.e. 9 runs per SM.  With the cap, ptxas reports no
+#: spills, only larger stack frames at the device-function calls (~440 bytes, L1-cached local memory).
+MAX_REGISTERS = 64
+
+
+def block_kernel(dtype, max_registers: int | None = MAX_REGISTERS):
+    """The compiled-on-first-use block kernel for float32 / float64 (same arguments as the thread kernel),
+    with ptxas limited to ``max_registers`` registers per thread (None: no cap)."""
     dt = np.dtype(dtype)
-    if dt not in _KERNELS:
-        _KERNELS[dt] = _build(dt.type)
-    return _KERNELS[dt]
+    key = (dt, max_registers)
+    if key not in _KERNELS:
+        _KERNELS[key] = _build(dt.type, max_registers)
+    return _KERNELS[key]
 
 
-def _build(F):
+def _build(F, max_registers=None):
+    from ..backend import cuda_simulator_enabled
+
+    jit_options = {} if (max_registers is None or cuda_simulator_enabled()) else {"max_registers": int(max_registers)}
     zero = F(0.0)
     one = F(1.0)
     two = F(2.0)
@@ -236,7 +248,7 @@ def _build(F):
         TH[q, p] = v
         return not abs(v) <= limit
 
-    @cuda.jit
+    @cuda.jit(**jit_options)
     def train(TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt,
               lrs, wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
               record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
