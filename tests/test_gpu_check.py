@@ -55,3 +55,46 @@ def test_gpu_check_budget_skips_and_still_writes(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = json.loads((tmp_path / "gpu_check.json").read_text())
     assert data["sections"] == {} and "wht" in data["skipped"] and "pytest" in data["skipped"]
+
+
+def test_write_with_only_keeps_the_rows_of_sections_not_rerun():
+    """--only two_layer --write: the stored rows of the other sections stay (marked with their run's date),
+    the stored two-layer rows are replaced, and the earlier run's notes are kept, marked."""
+    from benchmarks.gpu_check import HERE, _keep_rows_not_rerun
+
+    stored = json.loads((HERE / "gpu_results.json").read_text())
+    new_rows = [{"name": "two-layer engine float32, 10 runs, block kernel", "seconds": 1.0}]
+    rows, notes = _keep_rows_not_rerun(new_rows, ["n"], {"sections": {"env": {}, "two_layer": {}}}, ["env", "two_layer"])
+    assert rows[0] == new_rows[0]
+    old_names = [r["name"] for r in stored["rows"]]
+    assert any(n.startswith("WHT") for n in old_names)
+    kept = rows[1:]
+    assert kept and all("(run of " in r["name"] for r in kept)
+    assert not any(r["name"].startswith("two-layer engine") for r in kept)
+    assert len(kept) == sum(not n.startswith("two-layer engine") for n in old_names)
+    assert notes[0] == "n" and any(line.startswith("[run of ") for line in notes)
+    assert _keep_rows_not_rerun(new_rows, ["n"], {"sections": {}}, None) == (new_rows, ["n"])
+
+
+def test_from_json_writes_the_results_of_an_earlier_run(tmp_path, monkeypatch):
+    """--from-json PATH --write: RESULTS.md rows from a fetched gpu_check.json (here run 1's), no GPU work;
+    writes go to a copy of benchmarks/ (HERE is redirected)."""
+    import shutil
+
+    import benchmarks.gpu_check as G
+    import benchmarks._results_md as R
+
+    bench = tmp_path / "benchmarks"
+    shutil.copytree(ROOT / "benchmarks", bench, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(G, "HERE", bench)
+    monkeypatch.setattr(R, "HERE", bench)
+    run1 = ROOT / "benchmarks" / "gpu_runs" / "2026-11-26-h100-run1.json"
+    part = json.loads(run1.read_text())
+    part["sections"] = {k: part["sections"][k] for k in ("env", "disjoint_polynet")}
+    src = tmp_path / "part.json"
+    src.write_text(json.dumps(part))
+    assert G.main(["--from-json", str(src), "--write"]) == 0
+    res = json.loads((bench / "gpu_results.json").read_text())
+    names = [r["name"] for r in res["rows"]]
+    assert names[0] == "disjoint_polynet" and any(n.startswith("WHT") and "(run of " in n for n in names)
+    assert "disjoint_polynet" in (bench / "RESULTS.md").read_text()

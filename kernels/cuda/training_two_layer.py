@@ -7,6 +7,13 @@ variant of the same ``run_one`` on the same batches, so the two agree to roundin
 against the numpy reference).  Each thread keeps its run's
 parameters, gradient, Adam moments and work rows in global memory as column q of (P, runs) arrays
 (transposed by the launcher), so a warp's loads and stores of parameter p are coalesced.
+
+Variants (``VARIANT``, or the ``variant`` argument of :func:`launch_two_layer_cuda`): "thread" (this kernel,
+the default), "block" (kernels/cuda/training_two_layer_block.py: one 32-thread block per run, threads
+over the hidden units, at most 64 registers per thread; n <= 64 and an activation only, otherwise the
+thread kernel runs) and "block_nocap" (the same without the register cap).  ``LAST`` holds
+the variant that ran and the seconds of the last launch: copies to the device, the kernel alone on
+device-resident state, copies back (CUDA events).
 """
 
 from __future__ import annotations
@@ -17,9 +24,14 @@ from numba import cuda
 from ..training.two_layer import _BODIES
 from ._launch import launch_per_run
 
-__all__ = ["launch_two_layer_cuda"]
+__all__ = ["LAST", "VARIANT", "VARIANTS", "launch_two_layer_cuda"]
 
 _KERNELS: dict = {}
+VARIANTS = ("thread", "block", "block_nocap")
+#: the kernel used by train_two_layer(backend="cuda"); "thread" until the block kernel is confirmed on hardware
+VARIANT = "thread"
+#: {"variant", "h2d_s", "kernel_s", "d2h_s", "blocks", "threads_per_block"} of the last launch
+LAST: dict = {}
 
 
 def _kernel(dtype: np.dtype):
@@ -40,9 +52,28 @@ def _kernel(dtype: np.dtype):
     return _KERNELS[dtype]
 
 
-def launch_two_layer_cuda(args: list, dtype: np.dtype) -> None:
-    """Copy the arrays to the device, run one thread per run, copy every array back in place."""
-    kernel = _kernel(np.dtype(dtype))
+def launch_two_layer_cuda(args: list, dtype: np.dtype, variant: str | None = None) -> None:
+    """Copy the arrays to the device, run the kernel of ``variant`` (default :data:`VARIANT`), copy every
+    array back in place; the variant that ran and the timings go to :data:`LAST`."""
+    variant = VARIANT if variant is None else variant
+    if variant not in VARIANTS:
+        raise ValueError(f"two-layer CUDA variant must be one of {VARIANTS}, not {variant!r}")
     runs = args[16].shape[0]
+    timing: dict = {}
+    if variant in ("block", "block_nocap"):
+        from .training_two_layer_block import MAX_REGISTERS, THREADS, block_kernel, block_supported
+
+        if block_supported(int(args[11]), int(args[13])):
+            a = list(args)
+            a[4] = np.zeros((1, 1), np.int64)  # the sample index rows: unused by the block kernel
+            kernel = block_kernel(np.dtype(dtype), MAX_REGISTERS if variant == "block" else None)
+            launch_per_run(kernel, a, runs, grid=(runs, THREADS), timing=timing)
+            LAST.clear()
+            LAST.update(timing, variant=variant)
+            return
+        variant = "thread"
+    kernel = _kernel(np.dtype(dtype))
     # theta, gradient, Adam moments, the sample's index row and the work rows travel as (..., runs)
-    launch_per_run(kernel, args, runs, columns=(0, 1, 2, 3, 4, 5))
+    launch_per_run(kernel, args, runs, columns=(0, 1, 2, 3, 4, 5), timing=timing)
+    LAST.clear()
+    LAST.update(timing, variant=variant)

@@ -279,6 +279,48 @@ def test_cuda_twin_matches_reference_and_cpu(extra):
         assert np.array_equal(g32.converged_at, c32.converged_at)
 
 
+@cuda_test
+@pytest.mark.filterwarnings("ignore:overflow encountered in scalar:RuntimeWarning")  # SplitMix64 wraps mod 2^64 by design
+@pytest.mark.parametrize("extra", [
+    {"batch": 40, "n_eval": 40, "width": 37},  # two sample chunks per step and per evaluation, 37 = 32 + 5 units
+    {"train_size": 50, "activation": Activation.zigzag(3), "loss": "logistic", "optimizer": "adam", "lr": 0.02,
+     "label_noise": [0.0, 0.2, 0.4], "schedule": "cosine"},
+], ids=["chunks", "trainset-adam"])
+def test_cuda_block_kernel_matches_reference_and_cpu(extra):
+    """The block-per-run kernel (variant "block": 32 threads per run over the hidden units) against the numpy
+    reference and the CPU twin.  It sums f = c + sum_j u_j sigma(h_j) over its threads in another order than
+    either (every other operation is the per-sample body's, in its order), so bit equality with the CPU
+    engine does not hold even under the simulator; the agreement is the float64 rounding tolerance of
+    ``_same`` (as for the thread kernel against the gemm body), and every discrete outcome is equal."""
+    import kernels.cuda.training_two_layer as T
+
+    small = dict(extra, steps=6, snapshot_every=3, record_every=2, eval_every=2)  # the simulator is slow
+    old, T.VARIANT = T.VARIANT, "block"
+    try:
+        gpu = _run("cuda", **small)
+        assert T.LAST["variant"] == "block" and T.LAST["threads_per_block"] == 32
+    finally:
+        T.VARIANT = old
+    _same(gpu, _run("reference", **small), exact=False)
+    _same(gpu, _run("cpu", **small), exact=False)
+
+
+@cuda_test
+def test_cuda_block_variant_falls_back_outside_its_scope():
+    """n > 64 inputs or the PolyNet product read-out: the launcher runs the thread kernel and says so."""
+    import kernels.cuda.training_two_layer as T
+
+    old, T.VARIANT = T.VARIANT, "block"
+    try:
+        train_two_layer(3, 2, width=2, seeds=np.array([1], dtype=np.uint64), steps=1, batch=2, activation="product",
+                        second_layer=False, n_eval=4, backend="cuda")
+        assert T.LAST["variant"] == "thread" and T.LAST["kernel_s"] >= 0
+    finally:
+        T.VARIANT = old
+    with pytest.raises(ValueError, match="variant"):
+        T.launch_two_layer_cuda([], np.float64, variant="warp")
+
+
 def test_a_run_replays_alone_and_does_not_depend_on_threads():
     seeds = np.arange(10, 16, dtype=np.uint64)
     kw = {"width": 5, "steps": 30, "batch": 4, "eval_every": 3, "record_every": 3}
