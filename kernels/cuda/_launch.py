@@ -34,7 +34,11 @@ def no_fma_contraction():
     attribute, to turn a kernel's LLVM IR into PTX when the kernel is first compiled) and adds ``fma=False``
     (passed to NVVM as ``-fma=0``; NVVM then emits mul.rn / add.rn, which ptxas never fuses).  A kernel
     compiled before the block keeps its code (check with :func:`fma_instructions`).  Yields True when the
-    option is in force, False under the simulator (nothing is compiled) or without that function."""
+    option is in force, False under the simulator (nothing is compiled) or without that function.
+
+    Measured on an H100 with numba-cuda 0.30.4 (benchmarks/gpu_runs/2026-11-26-h100-run2.json): the
+    request did NOT take effect there (the PTX still held 8 fma instructions), so callers must not rely on
+    it; the disjoint-PolyNet twin is compared by ``agreement.diverging_runs_agreement`` on hardware."""
     if cuda_simulator_enabled():
         yield False
         return
