@@ -28,7 +28,7 @@ from kernels.gf2 import (
     random_packed,
 )
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from .gaussian_elimination import clopper_pearson
 
@@ -1302,11 +1302,23 @@ def construction_log_probability(s: int) -> float:
     entry="T1",
     title="Theorem 1: success probability s^(-c2 s^2) from |U_s|^(-#params); the bound equals 1 at s = 1 (needs s >= 2)",
     lines=[(177, 183), (404, 409)],
-    printed=SuccessBound(lambda s: s * s, 1, "for all s in N: probability >= s^(-c2 s^2)"),
-    corrected=SuccessBound(lambda s: s * s, 2, "for s >= 2 (or (s+1)^(-c2 s^2) for all s >= 1)"),
+    printed=SuccessBound(lambda s: s * s, 2, "for s >= 2 (the range the check can decide): probability >= s^(-c2 s^2)"),
+    proof_step=SuccessBound(lambda s: s * s, 1, "the proof's U_s (0 in U_s, Corollary 3) at s = 1: probability >= 1"),
     mutants=[Mutant("exponent-linear", "probability >= s^(-c s) (linear exponent) for s >= 2",
-                    SuccessBound(lambda s: s, 2, "s^(-c s)"))],
-    expect=Status.ERRATUM,
+                    SuccessBound(lambda s: s, 2, "s^(-c s)"), part="rate"),
+             Mutant("exponent-s^1.5", "probability >= s^(-c s isqrt(s)) for s >= 2 (exponent ~ 1.5 instead of 2)",
+                    SuccessBound(lambda s: s * math.isqrt(s), 2, "s^(-c s^1.5)"), part="rate", origin="second-reader")],
+    parts=[
+        Part("rate", "the construction's success probability |U_s|^(-N(s)) is >= s^(-c2 s^2) for one constant c2, s >= 2"),
+        Part("s_equals_1", "at s = 1 the bound 1^(-c2) = 1 (certain success)", asserted=False,
+             reason="undecided as a statement: U_s is existential and '(s, m, t)-computable learner' is not defined "
+                    "precisely; the proof's U_s (which contains 0) fails it (proof_step)"),
+        Part("learning", "err_D(f) <= err_D(A, S) for every D, A, S", asserted=False,
+             reason="not executable; the deterministic core (Lemma 2) is checked at spec level in grid.py / memorisation.py"),
+    ],
+    severity=Severity.CONSTANT,
+    affects=("seed003.corollary_2",),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.MECHANISM,
     kind=Kind.MECHANISM,
     params=[Param("s_max", int, 10, 10**9, doc="largest s of the grid (log-spaced above 1000)")],
@@ -1361,8 +1373,23 @@ def check_theorem_1(statement: SuccessBound, p, ctx) -> Verdict:
     -------
     s^(-c s): N(s)/s = 3e4 s + ... grows, so no constant c works (the needed c(s) grows linearly).
 
+    Second-reader mutant "exponent-s^1.5" (g(s) = s isqrt(s)): N(s)/g(s) ~ 3e4 sqrt(s) grows, so no
+    constant works (the needed c(s) is unbounded); rejected, the old checker too.
+
+    Correction
+    ----------
+    State the bound for s >= 2 (c_2 = c(2) ~ 2.9e5 from the construction's count), or as
+    (s+1)^(-c_2 s^2) for all s >= 1; the proof's U_s gives success probability < 1 at s = 1.
+
     Notes
     -----
+    Second-reader judgement: proof-gap (constant), formerly erratum.  The old witness at s = 1 uses
+    the proof's U_s (it contains 0, Corollary 3, l.687); Theorem 1 only says "there exists U_s", and
+    whether some U_s gives certain success at s = 1 depends on which 1-state learners count as
+    (1, m, t)-computable (undefined in the text; two constant learners with opposite outputs would
+    make it impossible).  So the statement is undecided at s = 1 and holds for s >= 2 with the proof's
+    construction: printed = s >= 2, proof_step = the proof's U_s at s = 1.  Sharpness: not an
+    inequality part (a rate, decided by the monotone factors).
     Corrected: for s >= 2 the bound holds with c_2 = c(2) ~ 2.9e5 (from the construction's count); for
     all s >= 1, write (s+1)^(-c_2 s^2).  The proof's "~ 10^4 s^2 parameters" undercounts (3e4 s^2 at the
     printed widths; the widths themselves are too small, see seed003.parameter_count).  "Bit precision
@@ -1435,16 +1462,27 @@ def lemma5_min_width(s: int, values_per_cell: Callable[[int], int] = lambda s: 1
     entry="PC",
     title="d_rc = 100s is below Lemma 5's width (>= 160 s); the count at d_rc = 100s is 3e4 s^2, not ~ 1e4 s^2",
     lines=[(156, 156), (251, 251), (409, 411), (440, 440), (599, 607), (693, 693)],
-    printed=WidthStatement(lambda s: 100 * s, lambda s: 10**4 * s * s, "d_rc = 100 s, ~ 10^4 s^2 parameters"),
-    corrected=WidthStatement(lemma5_min_width, lambda s: 76800 * s * s,
-                             "d_rc >= 90 ceil(16 s / 9) >= 160 s, >= ~ 7.7e4 s^2 parameters"),
+    printed=WidthStatement(lemma5_min_width, lambda s: 76800 * s * s,
+                           "d_rc >= 90 ceil(16 s / 9) >= 160 s, >= ~ 7.7e4 s^2 parameters (O(s^2) parameters)"),
+    proof_step=WidthStatement(lambda s: 100 * s, lambda s: 10**4 * s * s, "d_rc = 100 s, ~ 10^4 s^2 parameters"),
     mutants=[
         Mutant("lemma5-width-printed-count", "Lemma 5's width with the printed ~ 10^4 s^2 count",
                WidthStatement(lemma5_min_width, lambda s: 10**4 * s * s, "width 160 s, ~ 10^4 s^2")),
         Mutant("width-without-d_in", "Lemma 5's width read as 10 |X| (without the factor d_in = 9)",
                WidthStatement(lambda s: 10 * -(-16 * s // 9), lambda s: 3 * (10 * -(-16 * s // 9)) ** 2, "width 10 |X|")),
+        Mutant("count-~3e3s^2", "Lemma 5's width with ~ 3 x 10^3 s^2 parameters (the count off by the factor d_in / 3)",
+               WidthStatement(lemma5_min_width, lambda s: 3000 * s * s, "width 160 s, ~ 3e3 s^2"), part="count",
+               origin="second-reader"),
     ],
-    expect=Status.ERRATUM,
+    parts=[
+        Part("count", "the shared parameter count at the construction's width is ~ approx(s) (within a factor 2)"),
+        Part("width", "d_rc(s) >= Lemma 5's least width 90 ceil(16 s / 9)"),
+        Part("O(s^2)", "O(s^2) parameters overall (footnote 8)", asserted=False,
+             reason="needs |X| = O(s) patches, which the text does not show; measured in grid.py / interpolation.py"),
+    ],
+    severity=Severity.CONSTANT,
+    affects=("seed003.theorem_1",),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=[Param("s_max", int, 2, 100_000, doc="s = 1..s_max")],
     tiers={"quick": {"s_max": 200}, "full": {"s_max": 5000}},
@@ -1488,8 +1526,20 @@ def check_parameter_count(statement: WidthStatement, p, ctx) -> Verdict:
     Lemma 5's width with the printed count: N(s) >= 3 (160 s)^2 = 7.7e4 s^2, more than 7 x 10^4 s^2.
     Width 10 |X| (no factor d_in): below 90 |X|.
 
+    Second-reader mutant "count-~3e3s^2": at d_rc = 160 s the count is >= 3 (160 s)^2 = 7.68e4 s^2, more
+    than 2 x 3e3 s^2 (exact); rejected, the old checker too.
+
+    Correction
+    ----------
+    The construction needs d_rc >= 90 |X| >= 160 s (Lemma 5 with d_in = 9), hence >= 7.7e4 s^2 shared
+    parameters (3 d_rc^2 + ...); at the printed d_rc = 100 s the count is 3e4 s^2, not ~ 1e4 s^2.
+
     Notes
     -----
+    Second-reader judgement: proof-gap (constant), formerly erratum.  "~ 10^4 s^2 parameters" is a
+    count inside the proof of Theorem 1 (l.409), and d_rc = 100 s is too narrow only for Lemma 5's
+    construction (its widths are sufficient, not necessary); no statement is refuted.  printed = the
+    width and count the construction needs (hold), proof_step = the printed width / count (fail).
     Printed: N(s) = 3e4 s^2 + 1e3 s + 200 at d_rc = 100 s (3.0-3.1 x 10^4 s^2, not ~ 10^4 s^2), and d_rc =
     100 s < 160 s <= 90 |X|: the architecture is too narrow for the construction it is meant to
     contain.  Corrected: d_rc >= 90 |X| >= 160 s, N(s) >= 3 d_rc^2 >= 7.7e4 s^2; O(s^2) parameters, and a
@@ -1596,10 +1646,10 @@ def no_good_restart(M: int, s: int, c2: int, delta: Fraction) -> tuple[bool, str
     entry="C2b",
     title="Corollary 2: s^(c1 s) log(1/delta) restarts cannot compensate Theorem 1's s^(-c2 s^2); needs s^(c2 s^2) ln(2/delta)",
     lines=[(187, 187), (695, 704)],
-    printed=RestartStatement(_restarts_printed, _validation_printed, 2, (1, 2, 4, 8, 16, 32, 64, 128, 256),
-                             "M = s^(c s) log(1/delta), N = c s log s log(1/delta)/eps^2, deviation sqrt(log(2M/delta)/2N)"),
-    corrected=RestartStatement(_restarts_corrected, _validation_corrected, 4, (1,),
-                               "M = s^(c2 s^2) ceil(ln(2/delta)), N = 2 ln(4M/delta)/eps^2, deviation sqrt(ln(4M/delta)/2N)"),
+    printed=RestartStatement(_restarts_corrected, _validation_corrected, 4, (1,),
+                             "M = s^(c2 s^2) ceil(ln(2/delta)), N = 2 ln(4M/delta)/eps^2, deviation sqrt(ln(4M/delta)/2N)"),
+    proof_step=RestartStatement(_restarts_printed, _validation_printed, 2, (1, 2, 4, 8, 16, 32, 64, 128, 256),
+                                "M = s^(c s) log(1/delta), N = c s log s log(1/delta)/eps^2, deviation sqrt(log(2M/delta)/2N)"),
     mutants=[
         Mutant("union-2M", "corrected M and N but the printed deviation sqrt(ln(2M/delta)/2N): union bound gives delta, not delta/2",
                RestartStatement(_restarts_corrected, _validation_corrected, 2, (1,), "L = 2")),
@@ -1608,8 +1658,20 @@ def no_good_restart(M: int, s: int, c2: int, delta: Fraction) -> tuple[bool, str
         Mutant("validation-halved", "N = ln(4M/delta)/eps^2 (half the corrected validation set)",
                RestartStatement(_restarts_corrected, lambda s, c, dl, e, M: _validation_corrected(s, c, dl, e, M) // 2, 4, (1,),
                                 "N halved")),
+        Mutant("restarts-half", "M = s^(c2 s^2) ceil(ln(2/delta)) / 4 restarts",
+               RestartStatement(lambda s, c, c2, dl: max(1, _restarts_corrected(s, c, c2, dl) // 4), _validation_corrected, 4, (1,),
+                                "M / 4"), part="restarts", origin="second-reader"),
     ],
-    expect=Status.ERRATUM,
+    parts=[
+        Part("restarts", "with M restarts, Pr[no restart succeeds] = (1 - pi)^M <= delta/2 (pi = Theorem 1's s^(-c2 s^2))"),
+        Part("validation", "the validation set makes the selection loss 2 sqrt(ln(L M/delta)/(2N)) <= eps, union bound <= delta/2"),
+        Part("printed_counts", "M = s^(c1 s) log(1/delta) restarts suffice for Algorithm 1 itself", asserted=False,
+             reason="undecided: only Theorem 1's lower bound s^(-c2 s^2) on the success probability is known; with it "
+                    "the printed count fails (proof_step)"),
+    ],
+    severity=Severity.CONSTANT,
+    affects=(),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=[Param("s_max", int, 3, 400, doc="s = 2..s_max (must exceed c_max + 2 for every constant to be decided)"),
             Param("c_max", int, 1, 256, doc="the corollary's constant c is searched in {1, 2, 4, ...} up to this"),
@@ -1663,8 +1725,23 @@ def check_corollary_2(statement: RestartStatement, p, ctx) -> Verdict:
     union-2M: 2 delta/L = delta > delta/2.  restarts-no-log: (1 - pi)^(1/pi) ~ 1/e > delta/2.
     validation-halved: N eps^2 ~ ln(4M/delta) < 2 ln(4M/delta).
 
+    Second-reader mutant "restarts-half": M/4 = s^(c2 s^2) ln(2/delta)/4 gives (1 - pi)^M ~ (delta/2)^(1/4)
+    > delta/2; rejected, the old checker too.
+
+    Correction
+    ----------
+    Run M = s^(c_2 s^2) ceil(ln(2/delta)) restarts and validate on N = 2 ln(4M/delta)/eps^2 =
+    O((s^2 log s + log(1/delta))/eps^2) examples (union bound at delta/4 per side).
+
     Notes
     -----
+    Second-reader judgement: proof-gap (constant), formerly erratum.  The failure needs each restart
+    to succeed with probability exactly Theorem 1's lower bound pi = s^(-c2 s^2), which is not a
+    printed hypothesis (the true success probability of Algorithm 1 is unknown; it may be larger), so
+    the corollary itself is undecided; what fails is the proof's derivation from Theorem 1 (B.5,
+    l.695-704): printed = the corollary with the corrected counts (follows from Theorem 1),
+    proof_step = the printed counts.  Exponent s vs s^2: severity constant (s is fixed in
+    Turing-optimality, the form survives).
     Printed restarts s^(c_1 s) log(1/delta) against success probability s^(-c_2 s^2): M pi =
     s^(c_1 s - c_2 s^2) log(1/delta) -> 0, so for every constant c_1 the corollary fails once s > c_1/c_2
     (e.g. s = 3, c_1 = c_2 = 1, delta = 1/8: M = 81 restarts, Pr[some success] <= 81/19683).  The proof's
