@@ -74,6 +74,7 @@ class ReductionStatement:
     p: Callable[[int, int, int, int, int], int]
     j: Callable[[int, int], int]
     text: str
+    slack: Fraction = Fraction(1)  # M >= slack * (dm/r^2)^k (1 as printed)
 
 
 def _p_printed(d: int, m: int, inv_eps: int, inv_delta: int, k: int) -> int:
@@ -113,6 +114,14 @@ def observation_1_case(st: ReductionStatement, k: int, d: int, m: int, a: int, b
         Mutant("drop-the-4", "p = (eps delta)^-3k + (dm)^3k", ReductionStatement(_p_no4, _O1_PRINTED.j, "p without the 4")),
         Mutant("r-exponent-1/k", "r = 2^floor(-log2(M)/k)",
                ReductionStatement(_p_printed, lambda M, k: _pow2_ceil_log(M, k), "r = M^(-1/k) rounded")),
+        Mutant("hypothesis-near", "M >= (1 + 1e-7) (dm/r^2)^k (sharpness 1 - 1.5e-11 at k = 3, d = m = 4, eps = delta = 1/2, "
+               "M = p = 2^54 + 2^18; that case rejects it)",
+               ReductionStatement(_p_printed, _O1_PRINTED.j, "slack 1 + 1e-7", Fraction(10**7 + 1, 10**7)),
+               near_boundary=True, part="hypothesis", origin="second-reader"),
+    ],
+    parts=[
+        Part("hypothesis", "M >= p implies M >= (dm/r^2)^k: A_{r,r}'s own hypothesis holds", inequality=True),
+        Part("r_legal", "r = 2^floor(-log2(M)/3k) in 2^-N, r <= min(eps, delta), M^(-1/3k)/2 <= r <= M^(-1/3k)"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -160,8 +169,15 @@ def check_observation_1(statement: ReductionStatement, p, ctx) -> Verdict:
     Dropping the 4 in p: M = p = 72 at k = 1, d = 1, m = 2, eps = delta = 1/2 gives r = 1/8 and
     (dm/r^2)^k = 128 > 72.  r = 2^floor(-log2(M)/k): (dm/r^2)^k ~ (dm)^k M^2 > M at once.
 
+    Second-reader mutant "hypothesis-near": the slack factor (a new field, 1 as printed) strengthens
+    the hypothesis part to M >= (1 + 1e-7) (dm/r^2)^k; the grid reaches (dm/r^2)^k / M = 2^54 / (2^54 +
+    2^18) = 1 - 1.5e-11 (k = 3, d = m = 4, eps = delta = 1/2, M = p = 4^9 + 64^9, r = 2^-7; exact integers),
+    so the bound is attained up to 1.5e-11 and the mutant is false there; rejected.  Sharpness search: exhaustive over
+    the grid k, d, m, eps, delta and M in {p, p + 1, 2p, p^2} plus seeded random M in [p, 4p].
+
     Notes
     -----
+    Second reader: confirmed, both parts asserted.
     The proof writes "<= max(eps, delta)"; min is what is needed and what holds (eps delta <= min).
     """
     ev = Evidence("ge", rigor=Rigor.EXACT)
@@ -178,9 +194,9 @@ def check_observation_1(statement: ReductionStatement, p, ctx) -> Verdict:
                             case = {"k": k, "d": d, "m": m, "eps": Fraction(1, 1 << a), "delta": Fraction(1, 1 << b),
                                     "M": M, "r": Fraction(1, 1 << q["j"])}
                             ok_r = q["r_in_2^-N"] and q["r <= min(eps, delta)"] and q["bracket M^(-1/3k)/2 <= r <= M^(-1/3k)"]
-                            if not ok_r:
-                                ev.add(dict(case, part="r legal, r <= min(eps, delta), bracket"), False, relation="true")
-                            ev.add(dict(case, part="M >= (dm/r^2)^k"), M, q["(dm/r^2)^k"])
+                            ev.add(dict(case, part="r legal, r <= min(eps, delta), bracket"), bool(ok_r), relation="true",
+                                   part="r_legal")
+                            ev.add(dict(case, part="M >= (dm/r^2)^k"), M, statement.slack * q["(dm/r^2)^k"], part="hypothesis")
     return ev.verdict()
 
 
@@ -231,8 +247,22 @@ def _claim2_no8(d: int, k: int, inv_eps: int, inv_delta: int) -> int:
         Mutant("typo-literal", "the printed '(d/r^2) = d^k m^(2/3k)' read literally: m >= d^(3k^2/(3k-2))",
                PacReductionStatement(_claim2_literal, "m >= d^(3k^2/(3k-2))")),
         Mutant("drop-the-8", "m >= (1/min(eps, delta)^3)^k", PacReductionStatement(_claim2_no8, "m >= (1/min^3)^k")),
+        Mutant("threshold-0.99", "m >= ceil(0.99 max(d^3k, (8/min^3)^k)) (sharpness 1.0 in (i) and (iii) at m = T; "
+               "rejected at k = 1, d = 32 by (i), at d = 1 by (iii))",
+               PacReductionStatement(lambda d, k, ie, idl: -(-99 * _claim2_printed(d, k, ie, idl) // 100), "0.99 T"),
+               near_boundary=True, part="sample_size", origin="second-reader"),
+        Mutant("threshold-0.99-iii", "as threshold-0.99, counted against (iii)",
+               PacReductionStatement(lambda d, k, ie, idl: -(-99 * _claim2_printed(d, k, ie, idl) // 100), "0.99 T"),
+               near_boundary=True, part="accuracy", origin="second-reader"),
     ],
-    expect=Status.CONFIRMED,
+    parts=[
+        Part("sample_size", "(i) m >= (d/r^2)^k = d^k m^(2/3) for r = m^(-1/3k) once m >= d^3k", inequality=True),
+        Part("time", "(ii) P_{r,r} runs in time (dm + log(1/r^2))^k <= (2dm)^k, so it lies in B_{s,k}"),
+        Part("accuracy", "(iii) r <= min(eps, delta)/2 once m >= (8/min(eps, delta)^3)^k", inequality=True),
+        Part("conclusion", "A PAC-learns C (union bound over A's and P's failures)", asserted=False,
+             reason="a statement about arbitrary learners; only the proof's arithmetic is executable"),
+    ],
+    expect=Status.PARTLY_CONFIRMED,
     rigor=Rigor.EXACT,
     params=[Param("k_max", int, 1, 5, doc="k = 1..k_max"), Param("d_list", str, doc="comma-separated d"),
             Param("log2_inv_max", int, 1, 10, doc="eps, delta = 2^-1 .. 2^-this")],
@@ -274,6 +304,13 @@ def check_claim_2(statement: PacReductionStatement, p, ctx) -> Verdict:
     16^2 * 4096^(2/3) = 65536 > 4096, so (i) fails.  drop-the-8: at d = 1 the threshold (1/min)^(3k) gives
     r = min > min/2, so (iii) fails.
 
+    Second reader: "threshold-0.99" lowers the threshold by 1%: at k = 1, d = 32, eps = delta = 1/2
+    the threshold becomes ceil(0.99 * 32768) < d^3 = 32768, so m^3 < d^3 m^2 (i) fails; at d = 1, the
+    (iii) bound (2/min)^3k is missed by the same 1% (exact integers); rejected, the old checker too.
+    Sharpness (exhaustive grid): (i) and (iii) reach ratio 1.0 at m = T (the thresholds are exactly
+    the proof's bounds).  The claim's conclusion (A PAC-learns C) is not executable: partly-confirmed
+    (formerly confirmed, which overstated what is checked).
+
     Notes
     -----
     Typo: "(d/r^2) = d^k m^(2/3k)" should read "(d/r^2)^k = d^k m^(2/3)".  Gap: Definition 4 feeds P only
@@ -293,10 +330,12 @@ def check_claim_2(statement: PacReductionStatement, p, ctx) -> Verdict:
                     inv_min = 1 << max(a, b)
                     for m in (T, T + 1, 2 * T):
                         case = {"k": k, "d": d, "eps": Fraction(1, 1 << a), "delta": Fraction(1, 1 << b), "m": m}
-                        ev.add(dict(case, part="(i) m >= (d/r^2)^k  <=>  m^3 >= d^3k m^2"), m**3, d ** (3 * k) * m**2)
+                        ev.add(dict(case, part="(i) m >= (d/r^2)^k  <=>  m^3 >= d^3k m^2"), m**3, d ** (3 * k) * m**2,
+                               part="sample_size")
                         ev.add(dict(case, part="(ii) (2/3k) log2 m <= dm  <=>  m^2 <= 2^(3k dm)"),
-                               (m * m - 1).bit_length() <= 3 * k * d * m, relation="true")
-                        ev.add(dict(case, part="(iii) r <= min(eps, delta)/2  <=>  m >= (2/min)^3k"), m, (2 * inv_min) ** (3 * k))
+                               (m * m - 1).bit_length() <= 3 * k * d * m, relation="true", part="time")
+                        ev.add(dict(case, part="(iii) r <= min(eps, delta)/2  <=>  m >= (2/min)^3k"), m, (2 * inv_min) ** (3 * k),
+                               part="accuracy")
                         total += 1
                         j = _pow2_ceil_log(m, 3 * k)
                         not_power += (1 << (3 * k * j)) != m
