@@ -1186,6 +1186,7 @@ class Alg1Constants:
     text: str
     d_rc: Callable[[int], int] = field(default=lambda s: 100 * s)
     d_head: int = 100
+    u_size: Callable[[int], int] = field(default=u_size)  # printed |U_s| = 24 * 16 * s + 5 (end of B.4)
 
 
 _A1 = Alg1Constants(Fraction(1, 54), True, 2, "eta = 1/54, dummy (1_d, 1), L = c1 (t + m + d) with c1 = 2")
@@ -1220,6 +1221,9 @@ def _alg1_memory(S, eta: Fraction, dummy: bool, slope: Fraction, d: int) -> list
                Alg1Constants(Fraction(1, 54), False, 2, "no dummy example")),
         Mutant("c1=1", "L = t + m + d: one application short of B.3's t + m + d + 1",
                Alg1Constants(Fraction(1, 54), True, 1, "c1 = 1")),
+        Mutant("U_s-quadratic", "|U_s| = 24 * 16 * s^2 + 5 (not c'_1 s): exceeds 389 s from s = 2",
+               Alg1Constants(Fraction(1, 54), True, 2, "|U_s| quadratic", u_size=lambda s: 24 * 16 * s * s + 5),
+               origin="second-reader"),
     ],
     expect=Status.MECHANISM,
     rigor=Rigor.MECHANISM,
@@ -1273,7 +1277,10 @@ def check_algorithm_1(statement: Alg1Constants, p, ctx) -> Verdict:
     Mutants
     -------
     eta = 1/18 stores +-1, the value of the ones block (and of the padding digit), not 1/3.  Without the
-    dummy example the test row stays 0.  c1 = 1 gives L = t + m + d < t + m + d + 1.
+    dummy example the test row stays 0.  c1 = 1 gives L = t + m + d < t + m + d + 1.  Second reader:
+    part (v) compared the module function u_size with its own definition (it could not fail); |U_s| is
+    now the statement field u_size, and "U_s-quadratic" (24 * 16 s^2 + 5 > 389 s at s = 2, exact) was
+    accepted by no variant of the old check because it could not be expressed; now rejected.
     """
     ev = Evidence("eq", rigor=Rigor.MECHANISM)
     h = Fraction(1, 1000)
@@ -1308,8 +1315,10 @@ def check_algorithm_1(statement: Alg1Constants, p, ctx) -> Verdict:
                   for d in (1, 5, 30) for m in (1, 7, 40) for L in (1, 50, 1000)}
         ev.add({"part": "(iv) shared parameter count independent of (m, d, L)", "s": s, "counts": sorted(counts)},
                len(counts), 1)
-        ev.add({"part": "(v) |U_s| <= 389 s and = 24 |X_i| + 5 at |X_i| = 16 s", "s": s, "|U_s|": u_size(s)},
-               u_size(s) <= 389 * s and u_size(s) == 24 * 16 * s + 5, relation="true")
+        # Lemma 2: |U_s| = c'_1 s (linear, c'_1 = 389 covers s = 1); Corollary 3: |U| <= 24 |X_i| + 5 with |X_i| = 16 s
+        us = statement.u_size(s)
+        ev.add({"part": "(v) |U_s| <= 389 s and <= 24 |X_i| + 5 at |X_i| = 16 s", "s": s, "|U_s|": us},
+               us <= 389 * s and us <= 24 * 16 * s + 5, relation="true")
     ev.details["shared parameters N(s) at d_rc = 100 s, d_head = 100"] = {
         str(s): shared_parameter_count(100 * s, 100) for s in (1, 2, 3, 4, 8)}
     return ev.verdict()
