@@ -1030,6 +1030,10 @@ class PacStatement:
 
     samples: Callable[[int, Fraction, Fraction], int]
     text: str
+    occam_factor: Fraction = Fraction(1)  # 2^d (1 - eps)^m <= occam_factor * delta (1 as printed)
+
+
+OCCAM_NEAR = "47/100"  # below the Occam sharpness 0.594 (quick, d = 8) and 0.479 (full, d = 10)
 
 
 def _occam_m(d: int, eps: Fraction, delta: Fraction) -> int:
@@ -1059,7 +1063,16 @@ def _d4_distributions(d: int, eps: Fraction, rng) -> list[tuple[str, np.ndarray]
     title="Definition 4 (PAC learning), realised: row reduction with (d ln 2 + ln(1/delta))/eps examples PAC-learns parities (mechanism)",
     lines=[(140, 144)],
     printed=PacStatement(_occam_m, "m = ceil((d ln 2 + ln(1/delta))/eps)"),
-    mutants=[Mutant("m=d", "m = d examples (no dependence on eps, delta)", PacStatement(lambda d, e, dl: d, "m = d"))],
+    mutants=[Mutant("m=d", "m = d examples (no dependence on eps, delta)", PacStatement(lambda d, e, dl: d, "m = d")),
+             Mutant("occam-near", "2^d (1 - eps)^m <= 0.47 delta (sharpness 0.594 at d = 8, 0.479 at d = 10; rejected in both tiers)",
+                    PacStatement(_occam_m, "Occam with factor", occam_factor=Fraction(OCCAM_NEAR)), near_boundary=True,
+                    part="occam", origin="second-reader")],
+    parts=[
+        Part("occam", "(realisation) |C_d| (1 - eps)^m <= delta at m = (d ln 2 + ln(1/delta))/eps", inequality=True),
+        Part("pac", "(realisation) Pr_{Z ~ D^m}[err_D(A(Z)) <= eps] >= 1 - delta for sampled D (Clopper-Pearson)"),
+        Part("all_D", "for every distribution D consistent with C_d", asserted=False,
+             reason="a definition: 'for all D' is sampled (four marginals); the Occam bound (a) covers all D"),
+    ],
     expect=Status.MECHANISM,
     rigor=Rigor.MECHANISM,
     kind=Kind.MECHANISM,
@@ -1103,7 +1116,11 @@ def check_definition_4(statement: PacStatement, p, ctx) -> Verdict:
     -------
     m = d: (a) fails (256 (7/8)^8 = 88 > 1/8 at d = 8), and under the lumped marginal only ~3d eps
     examples are informative, so the learned parity is wrong on half of the remaining mass
-    (error ~ 3 eps / 2 > eps) most of the time.
+    (error ~ 3 eps / 2 > eps) most of the time.  Second reader, "occam-near": the exact ratio
+    2^d (1 - eps)^m / delta at the printed m is 0.594 (d = 8, the quick tier) and 0.479 (d = 10, full),
+    so "<= 0.47 delta" is false in both (exact Fractions); the factor is the new field occam_factor.
+    Sharpness: the two (eps, delta) of the grid at the tier's d (exhaustive; the Occam bound is loose by
+    the ln(1 - eps) <= -eps step and the ceiling).  Part (b) is a statistical acceptance test (boolean).
     """
     ev = Evidence("le", rigor=Rigor.MECHANISM)
     d = p["d"]
@@ -1114,7 +1131,7 @@ def check_definition_4(statement: PacStatement, p, ctx) -> Verdict:
     for eps, delta in grid:
         m = statement.samples(d, eps, delta)
         ev.add({"part": "(a) Occam: 2^d (1 - eps)^m <= delta", "d": d, "m": m, "eps": eps, "delta": delta},
-               2**d * (1 - eps) ** m, delta)
+               2**d * (1 - eps) ** m, statement.occam_factor * delta, part="occam")
         for name, px in _d4_distributions(d, eps, ctx.rng(f"marginals/{eps}")):
             rng = ctx.rng(f"{name}/{eps}")
             S = int(rng.integers(0, 1 << d))
@@ -1126,7 +1143,7 @@ def check_definition_4(statement: PacStatement, p, ctx) -> Verdict:
             k = int(np.count_nonzero(err <= float(eps) + 1e-12))
             _lo, hi = clopper_pearson(k, p["trials"], a_case)
             ev.add({"part": "(b) Pr[err <= eps] (upper confidence end) >= 1 - delta", "D": name, "m": m, "eps": eps,
-                    "delta": delta, "successes": k, "trials": p["trials"]}, float(1 - delta), hi)
+                    "delta": delta, "successes": k, "trials": p["trials"]}, float(1 - delta) <= hi, relation="true", part="pac")
             table[f"{name}, eps={eps}"] = {"m": m, "Pr[err <= eps]": round(k / p["trials"], 4), "mean err": round(float(err.mean()), 4)}
     ev.details["(b) frequencies"] = table
     return ev.verdict(backend=ctx.backend)
