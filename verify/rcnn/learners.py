@@ -950,6 +950,16 @@ def _triangular(d: int, k: int) -> np.ndarray:
                TuringOptimalStatement(lambda d, m, k: Fraction(d * m, 2) ** k, 2, "time <= (dm/2)^k")),
         Mutant("row-reduction-k=1", "row reduction runs within (2dm)^1 bit operations",
                TuringOptimalStatement(lambda d, m, k: Fraction(2 * d * m) ** k, 1, "row reduction within k = 1")),
+        Mutant("budget-0.12", "row reduction within 0.12 (2dm)^2 bit operations (sharpness 0.125 at d = 1, m = 2: "
+               "2 bit operations against 16; rejected there)",
+               TuringOptimalStatement(lambda d, m, k: Fraction(12, 100) * Fraction(2 * d * m) ** k, 2, "0.12 (2dm)^k"),
+               near_boundary=True, part="row_reduction", origin="second-reader"),
+    ],
+    parts=[
+        Part("nested", "B_{s,k} within B_{s',k'} for s <= s', k <= k' (the budget (2dm)^k is non-decreasing in k)"),
+        Part("row_reduction", "row reduction (the text's example) runs within (2dm)^2 bit operations", inequality=True),
+        Part("turing_optimal", "A is Turing-optimal iff it PAO-learns B_{s,k} for all s, k", asserted=False,
+             reason="a definition over all s-state TMs: not executable; its consistency (i)-(ii) is checked"),
     ],
     expect=Status.MECHANISM,
     rigor=Rigor.MECHANISM,
@@ -997,14 +1007,18 @@ def check_definition_3(statement: TuringOptimalStatement, p, ctx) -> Verdict:
     Mutants
     -------
     (dm/2)^k: at d = m = 1 the budget decreases with k, the classes are not nested.  k = 1: row
-    reduction needs ~ d^2 m / 4 bit operations, more than 2dm from d = 8 on.
+    reduction needs ~ d^2 m / 4 bit operations, more than 2dm from d = 8 on.  Second reader,
+    "budget-0.12": the triangular family at d = 1, m = 2 needs exactly 2 bit operations and
+    0.12 (2 * 1 * 2)^2 = 1.92 < 2 (exact); rejected.  Sharpness of (ii): 0.125 at d = 1, m = 2 (the grid
+    d in d_list, m in {d, d + 10, 2d}, worst-case family and random instances; the same case is in the
+    full tier), so the budget is loose by 8x at best and by far more for large d.
     """
     ev = Evidence("le", rigor=Rigor.MECHANISM)
     for d in range(1, 13):
         for m in range(1, 13):
             for k in range(1, 6):
                 ev.add({"part": "(i) nested: bound(d, m, k) <= bound(d, m, k + 1)", "d": d, "m": m, "k": k},
-                       statement.bound(d, m, k), statement.bound(d, m, k + 1))
+                       statement.bound(d, m, k) <= statement.bound(d, m, k + 1), relation="true", part="nested")
     for d in _ints(p["d_list"]):
         for m in sorted({d, d + 10, 2 * d}):
             budget = statement.bound(d, m, statement.k_rr)
@@ -1015,7 +1029,7 @@ def check_definition_3(statement: TuringOptimalStatement, p, ctx) -> Verdict:
                 fam = gf2_eliminate_packed(_triangular(d, m - d), d + 1, pivot_cols=d, backend=ctx.backend)
                 worst = max(worst, int(fam.bit_ops[0]))
             ev.add({"part": "(ii) row reduction's bit operations <= bound(d, m, k_rr)", "d": d, "m": m, "k_rr": statement.k_rr},
-                   worst, budget)
+                   worst, budget, part="row_reduction")
     return ev.verdict(backend=ctx.backend)
 
 
