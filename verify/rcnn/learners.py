@@ -666,10 +666,22 @@ _D1_PRINTED = BoundednessStatement(
     lines=[(78, 80)],
     printed=_D1_PRINTED,
     mutants=[
-        Mutant("t-minus-1", "label-parity is (4, m, m(d+1))-bounded (one step short)",
-               BoundednessStatement((("label-parity", 4, lambda d, m: m * (d + 1)),), "t one short")),
-        Mutant("s-minus-1", "first-label is (2, m, d+1)-bounded (one state short)",
-               BoundednessStatement((("first-label", 2, lambda d, m: d + 1),), "s one short")),
+        Mutant("t-minus-1", "label-parity is (4, m, m(d+1))-bounded (one step short; time sharpness 1.0)",
+               BoundednessStatement((("label-parity", 4, lambda d, m: m * (d + 1)),), "t one short"),
+               near_boundary=True, part="time"),
+        Mutant("s-minus-1", "first-label is (2, m, d+1)-bounded (one state short; states sharpness 1.0)",
+               BoundednessStatement((("first-label", 2, lambda d, m: d + 1),), "s one short"),
+               near_boundary=True, part="states"),
+        Mutant("first-label-t-minus-1", "first-label is (3, m, d)-bounded (one step short)",
+               BoundednessStatement((("first-label", 3, lambda d, m: d),), "first-label t one short"),
+               part="time", origin="second-reader"),
+    ],
+    parts=[
+        Part("states", "(realisation) the learner has <= s states", inequality=True),
+        Part("time", "(realisation) it halts within t steps on every dataset of at most m examples", inequality=True),
+        Part("output", "(realisation) it outputs the intended classifier"),
+        Part("definition_role", "Theorem 1's (s, m, t)-computable learners are exactly these", asserted=False,
+             reason="a definition: only a realisation on two hand-written TM learners is executable"),
     ],
     expect=Status.MECHANISM,
     rigor=Rigor.MECHANISM,
@@ -714,7 +726,10 @@ def check_definition_1(statement: BoundednessStatement, p, ctx) -> Verdict:
     Mutants
     -------
     t one short: the all-examples scan needs exactly m(d+1) + 1 steps.  s one short: first-label needs
-    its two halting states and the scanning state.
+    its two halting states and the scanning state.  Both are the near-boundary mutants (the bounds are
+    attained: sharpness 1.0, exhaustive over all datasets).  Second reader, "first-label-t-minus-1":
+    the first label symbol sits at tape position d + 1, so reading it takes d + 1 steps > d (exact);
+    rejected, the old checker too.
 
     Notes
     -----
@@ -724,7 +739,7 @@ def check_definition_1(statement: BoundednessStatement, p, ctx) -> Verdict:
     ev = Evidence("le", rigor=Rigor.MECHANISM)
     for name, s_bound, t_bound in statement.entries:
         tm, intended = _TMS[name]
-        ev.add({"part": "states <= s", "learner": name, "states": tm.states}, tm.states, s_bound)
+        ev.add({"part": "states <= s", "learner": name, "states": tm.states}, tm.states, s_bound, part="states")
         for d in range(1, p["d_max"] + 1):
             points = [tuple(1 - 2 * ((v >> i) & 1) for i in range(d)) for v in range(1 << d)]
             examples = [(x, y) for x in points for y in (1, -1)]
@@ -737,8 +752,9 @@ def check_definition_1(statement: BoundednessStatement, p, ctx) -> Verdict:
                         worst = max(worst, steps)
                         wrong += out != intended(list(data))
                 ev.add({"part": "max steps over datasets of <= m examples <= t", "learner": name, "d": d, "m": m, "t": t},
-                       worst, t)
-                ev.add({"part": "halts with the intended classifier", "learner": name, "d": d, "m": m}, wrong == 0, relation="true")
+                       worst, t, part="time")
+                ev.add({"part": "halts with the intended classifier", "learner": name, "d": d, "m": m}, wrong == 0, relation="true",
+                       part="output")
     return ev.verdict()
 
 
