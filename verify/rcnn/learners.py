@@ -32,6 +32,8 @@ from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Sta
 from . import SOURCE
 from .gaussian_elimination import clopper_pearson
 
+CONTRACT_AUDITED = True
+
 
 def _ints(text: str) -> list[int]:
     return [int(v) for v in str(text).split(",") if v.strip()]
@@ -358,6 +360,7 @@ class Alg2Statement:
     validation: str
     union: Callable[[int], int]
     text: str
+    r_from: str = "required"  # "required": r = r_req(eps, delta); "proof": the r the proof's bound on M gives
 
 
 _ALG2 = Alg2Statement("last", lambda r: r**3, "validate on the last r examples; union over r^3 candidates")
@@ -449,13 +452,25 @@ def _simulate_alg2(statement: Alg2Statement, d: int, m: int, r: int, trials: int
     title="Claim 1 / Algorithm 2: candidate inclusion (proof) plus the validation-selection step the proof omits",
     lines=[(136, 136), (338, 353), (375, 383)],
     printed=_ALG2,
+    proof_step=Alg2Statement("last", _ALG2.union, "the proof's r = floor(M^(1/10)) at its own bound on M", r_from="proof"),
+    parts=[
+        Part("inclusion", "(proof) M >= (s + k + M')^10 + q(d, m + M') makes r >= max(s, k, M') and the time limit "
+             "sufficient: c_{s,k,M'} is a candidate"),
+        Part("selection", "(the step the proof omits) the least-validation-error candidate is within eps/2 of the best "
+             "w.p. >= 1 - delta/2 at r >= r_req(eps, delta)"),
+        Part("simulation", "(mechanism) Algorithm 2 with concrete learners is within eps of the best candidate"),
+        Part("turing_optimal", "Algorithm 2(A_{s,k}) is Turing-optimal for every family of (s,k)-Turing-optimal A_{s,k}",
+             asserted=False, reason="needs an (s,k)-Turing-optimal learner for every s, k and M >= r^10 examples"),
+    ],
+    severity=Severity.CONSTANT,
+    affects=(),
     mutants=[
         Mutant("validate-on-prefix", "validation on Z'[:r], the prefix the candidates were trained on",
                Alg2Statement("first", _ALG2.union, "validate on the first r examples")),
         Mutant("no-union-bound", "r_req from Hoeffding for one candidate (the r^3 candidates dropped from the union bound)",
                Alg2Statement("last", lambda r: 1, "union over 1 candidate")),
     ],
-    expect=Status.MECHANISM,
+    expect=Status.PROOF_GAP,
     rigor=Rigor.MECHANISM,
     kind=Kind.MECHANISM,
     params=[
@@ -519,8 +534,21 @@ def check_claim_1(statement: Alg2Statement, p, ctx) -> Verdict:
     ignores the r^3 candidates; at eps = delta = 1/4, e0 = 1/4 (r_req = 355, 4.5e7 candidates) the exact
     failure probability is 0.73, and 0.96 at eps = 1/10, e0 = 9/20.
 
+    Correction
+    ----------
+    Add the selection step: with r^3 candidates validated on r examples, require also
+    r >= r_req(eps, delta) = O(log(1/(eps delta))/eps^2) (Hoeffding + union bound), i.e. one more
+    polynomial term in the bound on M.  Claim 1 itself survives.
+
     Notes
     -----
+    Second-reader judgement: proof-gap (constant), formerly mechanism.  The gap below was already
+    recorded in the details; it is now the claim's proof_step: Alg2Statement(r_from="proof") runs (b)
+    at the r = floor(M^(1/10)) that the proof's own bound on M gives (s = k = d = m = 1,
+    p = dm/(eps delta)), where the exact selection failure is 1.0 > delta/2 at r = 66, e0 = 0,
+    eps = delta = 1/4 (witness; 287496 candidates, 66 validation examples), while the
+    statement's mechanism (a)-(c) with r = r_req holds.  Severity constant: the form (M polynomial)
+    survives with an extra term.  No second-reader mutant beyond the proof step.
     Gap in the proof: it shows a good candidate is present but never bounds the validation-selection
     error (r^3 candidates, r validation examples); (b) supplies it, requiring r >= r_req(eps, delta) =
     O(log(1/(eps delta))/eps^2), i.e. one more polynomial term in the bound on M.  The proof's own bound
@@ -546,7 +574,10 @@ def check_claim_1(statement: Alg2Statement, p, ctx) -> Verdict:
     table = {}
     for eps in (Fraction(1, 4), Fraction(1, 10)):
         for delta in (Fraction(1, 4), Fraction(1, 10)):
-            r = required_r(statement.union, eps, delta)
+            if statement.r_from == "proof":  # the proof's M at s = k = d = m = 1, p = dm/(eps delta)
+                r = _alg2_inclusion(1, 1, 1, 1, eps.denominator, delta.denominator, 1)["r"]
+            else:
+                r = required_r(statement.union, eps, delta)
             n = statement.union(r)
             for e0 in (Fraction(0), Fraction(1, 4), Fraction(1, 2) - eps / 2):
                 fail = selection_failure(r, _ALG2.union(r) - 1, float(e0), float(e0 + eps / 2))
@@ -1280,7 +1311,16 @@ def _alg1_memory(S, eta: Fraction, dummy: bool, slope: Fraction, d: int) -> list
                Alg1Constants(Fraction(1, 54), True, 1, "c1 = 1")),
         Mutant("U_s-quadratic", "|U_s| = 24 * 16 * s^2 + 5 (not c'_1 s): exceeds 389 s from s = 2",
                Alg1Constants(Fraction(1, 54), True, 2, "|U_s| quadratic", u_size=lambda s: 24 * 16 * s * s + 5),
-               origin="second-reader"),
+               part="U_s", origin="second-reader"),
+    ],
+    parts=[
+        Part("eta", "(i) eta = 1/54 with f-bar_head's slope 18 at -1/9 stores (1/3) y [x; 1]"),
+        Part("memorisation", "(ii) the loop over the m examples and the dummy (1_d, 1) gives Lemma 2's W^(m+2)"),
+        Part("depth", "(iii) L = c1 (t + m + d) >= t + m + d + 1 (B.3) and >= m + 1 (Lemma 3)"),
+        Part("shared_params", "(iv) the shared parameter count does not depend on (m, d, L)"),
+        Part("U_s", "(v) |U_s| = 24 * 16 * s + 5 is c'_1 s and Corollary 3's 24 |X_i| + 5 at |X_i| = 16 s"),
+        Part("random_init", "entries of V1..V5, U1, U2 sampled uniformly from U_s; success over restarts", asserted=False,
+             reason="probabilistic statement with probability ~ 10^(-3.5e5) (seed003.theorem_1); not executable"),
     ],
     expect=Status.MECHANISM,
     rigor=Rigor.MECHANISM,
