@@ -14,4 +14,5 @@ established.  Modules, grouped by topic:
 """
 
 SOURCE = "seed003"
+CONTRACT_AUDITED = True
 SEED_FILE = "seeds/003_226bbdd666ff3ef5.txt"

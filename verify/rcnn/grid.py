@@ -31,8 +31,10 @@ import numpy as np
 
 from kernels import tm2d as T
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 THIRD = Fraction(1, 3)
 NINTH = Fraction(1, 9)
@@ -234,6 +236,16 @@ def _readout_cols(kind: str, d: int, l: int) -> list[int]:
     return {"last": [d], "data": list(range(d + 1)), "all": list(range(d + 1 + l))}[kind]
 
 
+def _d5_hypotheses(case: dict) -> list[str]:
+    """Definition 5 needs d_head > 0 and f_head applied to a scalar (pixel-wise)."""
+    bad = []
+    if not int(case.get("d_head", 0)) >= 1:
+        bad.append("d_head > 0")
+    if int(case.get("z dim", 1)) != 1:
+        bad.append("f_head is applied pixel-wise (scalar z)")
+    return bad
+
+
 @claim(
     id="seed003.definition_5",
     source=SOURCE,
@@ -248,7 +260,22 @@ def _readout_cols(kind: str, d: int, l: int) -> list[int]:
                replace(_D5_CORRECTED, readout="all")),
         Mutant("head-shapes-as-printed", "corrected readout, but U1 in R^{d_head x 1}, U2 in R^{1 x d_head} as printed",
                replace(_D5_CORRECTED, head_U1=("d_head", 1), head_U2=(1, "d_head"))),
+        Mutant("readout-last-column", "corrected head shapes, readout ':, d_in' read as the single column d_in",
+               replace(_D5_CORRECTED, readout="last"), part="readout", origin="second-reader"),
+        Mutant("U1-square", "U1 in R^{d_head x d_head} (f_head no longer scalar-valued)",
+               replace(_D5_CORRECTED, head_U1=("d_head", "d_head")), part="head_shapes", origin="second-reader"),
     ],
+    parts=[
+        Part("head_shapes", "U1 in R^{d_head x 1}, U2 in R^{1 x d_head}; f_head(z) = U1 sigma(U2 z) applied pixel-wise (scalar z)"),
+        Part("mem_shape", "f_mem(z; W) = [W diag(z), 1_{d_mem x l}] has shape d_mem x (d_in + l)"),
+        Part("readout", "f = sum(f_head(f_Conv2D^(l)(f_mem(z))_{:, d_in})) lets Algorithm 1 memorise (Lemma 2, part 1)"),
+        Part("remark_params", "Remark: the number of shared parameters does not depend on d_in, d_mem, l",
+             asserted=False, reason="immediate from the shapes of Definition 5 (V1..V5, U1, U2 involve only d_rc, d_head); "
+             "the old check compared a constant with itself, which cannot fail, so it is no longer counted as evidence"),
+    ],
+    severity=Severity.TYPO,
+    affects=("seed003.lemma_1", "seed003.lemma_2"),
+    hypotheses=_d5_hypotheses,
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
     params=[Param("datasets", int, 1, 200, doc="random training sets per (m, d)"),
@@ -290,8 +317,24 @@ def check_definition_5(statement: RCNNDefinition, p, ctx) -> Verdict:
     SGD step uses y - (m+1) l instead of y; the printed head shapes with the corrected readout still
     fail (a).
 
+    Second-reader mutants: "readout-last-column" (corrected head shapes, printed readout) is false
+    because SGD then stores only (1/3) y_a in the last column (exact run, witness W^(m+2) below);
+    "U1-square" (U1 in R^{d_head x d_head}) makes f_head vector-valued, not a pixel-wise scalar map.
+    Both were already rejected by the old checker.
+
+    Correction
+    ----------
+    U1 in R^{1 x d_head}, U2 in R^{d_head x 1} (transposed), and the readout sums f_head over the
+    data columns 1..d_in (":, :d_in"), as Lemma 4's proof does.  Severity typo: a reader restores both.
+
     Notes
     -----
+    Second-reader judgement: erratum (typo).  The witness is part (a): with the printed shapes
+    U1 sigma(U2 z) is not defined for a scalar z (U2 in R^{1 x d_head} needs z in R^{d_head}), for any
+    d_head > 0 -- the definition is ill-typed as printed, whatever the construction.  The readout
+    ":, d_in" alone is a failure of the paper's construction (B.2's f-bar), not shown impossible for
+    every Theta_rc; it is recorded by part (c) and the "readout-last-column" mutant.  The Remark's
+    parameter count is not asserted (reason in the parts).  No inequality parts: no sharpness.
     As printed, the readout ":, d_in" is the single column d_in: the gradient reaches only the last
     column of W, which stores (1/3) y_a and leaves the feature columns 0 (witness below).  Reading it
     as the columns 1..d_in (the data block) is what Lemma 4's proof uses ("sum over i, j").
@@ -307,16 +350,12 @@ def check_definition_5(statement: RCNNDefinition, p, ctx) -> Verdict:
         ok, shape = np.shape(out) in ((), (1,)), np.shape(out)
     except ValueError as exc:
         ok, shape = False, f"shape error: {exc}"
-    ev.add({"part": "(a) f_head(z) = U1 sigma(U2 z) for scalar z", "U1": str(U1.shape), "U2": str(U2.shape),
-            "output shape": str(shape)}, ok)
-    counts = set()
+    ev.add({"part": "(a) f_head(z) = U1 sigma(U2 z) for scalar z", "d_head": d_head, "z dim": 1, "U1": str(U1.shape),
+            "U2": str(U2.shape), "output shape": str(shape)}, ok)
     for m, d, l in itertools.product((1, 3, 7), (1, 4), (2, 9, 30)):
-        d_rc = 100 * 2
-        counts.add(9 * d_rc + 3 * d_rc**2 + d_rc + 2 * d_head)
         W = np.zeros((m + 1, d + 1))
         ev.add({"part": "(b) f_mem shape", "m": m, "d": d, "l": l},
                np.hstack([W * np.ones(d + 1), np.ones((m + 1, l))]).shape == (m + 1, d + 1 + l))
-    ev.add({"part": "(b) shared parameter count independent of (m, d, l)", "distinct counts": len(counts)}, len(counts) == 1)
     rng = ctx.rng("datasets")
     spec = memory_spec()
     witness_W = None
@@ -372,11 +411,25 @@ def check_memorisation_sequence(statement: MemorisationStatement, p, ctx, ev: Ev
                         diff = np.argwhere(got != want)
                         a, b = (int(diff[0][0]), int(diff[0][1]))
                         bad = f"W[{a + 1},{b + 1}] = {got[a, b]}, formula {want[a, b]}"
-                    ev.add({"m": m, "d": d, "l": l, "i": i, "dataset": k, "first difference": bad}, ok)
+                    ev.add({"m": m, "d": d, "l": l, "i": i, "dataset": k, "init": statement.init,
+                            "eta": statement.eta, "first difference": bad}, ok)
                     if not ok:
                         break
                 ev.add({"m": m, "d": d, "l": l, "dataset": k, "part": "f = 0 on every memorisation step"},
                        run.error is None and all(f == 0 for f in run.outputs))
+
+
+def _memorisation_hypotheses(case: dict) -> list[str]:
+    """Lemma 1 quantifies over d, m in N and 1 <= i <= m+1; Algorithm 1 sets W^(1) = 0 (l.155)."""
+    bad = []
+    m, d, i = int(case.get("m", 0)), int(case.get("d", 0)), int(case.get("i", 0))
+    if m < 1 or d < 1:
+        bad.append("d, m in N (>= 1)")
+    if not 1 <= i <= m + 1:
+        bad.append("1 <= i <= m+1")
+    if case.get("init", "zero") != "zero":
+        bad.append("Algorithm 1: W^(1) = 0")
+    return bad
 
 
 @claim(
@@ -393,7 +446,20 @@ def check_memorisation_sequence(statement: MemorisationStatement, p, ctx, ev: Ev
                MemorisationStatement("lt", Fraction(1, 18))),
         Mutant("init-ones", "corrected index rule with W^(1) = 1 (Lemma 4's printed base case)",
                MemorisationStatement("lt", init="ones")),
+        Mutant("eta=1/108", "corrected index rule with eta = 1/108 (stores +-1/6, the padding value)",
+               MemorisationStatement("lt", Fraction(1, 108)), part="memorisation", origin="second-reader"),
     ],
+    parts=[
+        Part("memorisation", "for 1 <= i <= m+1: W^(i)_{ab} = (1/3) y^(a) x^(a)_b (a <= i, b <= d), (1/3) y^(a) (a <= i, "
+             "b = d+1), 0 otherwise"),
+        Part("computation", "f([x; 1]; W^(m+2)) = A(S)[x] for all x", asserted=False,
+             reason="checked as seed003.lemma_2.computation (mechanism check on a concrete learner)"),
+        Part("weight_set", "Theta_rc, Theta_head with entries in a fixed set U_s of size O(s)", asserted=False,
+             reason="the check runs at spec level (f-bar); weights are the subject of verify/rcnn/interpolation.py"),
+    ],
+    severity=Severity.TYPO,
+    affects=(),
+    hypotheses=_memorisation_hypotheses,
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
     params=[Param("datasets", int, 1, 200, doc="random training sets per (m, d)"),
@@ -430,8 +496,20 @@ def check_lemma_1(statement: MemorisationStatement, p, ctx) -> Verdict:
     eta = 1/18 stores +-1 (the gradient factor is f_head'(-1/9) = 18); W^(1) = 1 puts nonzero values
     in rows that must still be 0.
 
+    Second-reader mutant: eta = 1/108 halves the stored value (the step is eta * 18 * y = y/6), so
+    row 1 of W^(2) is (1/6) y [x; 1], not (1/3) y [x; 1] -- exact; the old checker rejected it too.
+
+    Correction
+    ----------
+    Rows a < i (strictly), as Lemma 2 restates it: W^(i) holds the first i - 1 examples.  Severity typo.
+
     Notes
     -----
+    Second-reader judgement: erratum (typo), not a proof-gap.  Algorithm 1 fixes W^(1) = 0 (seed
+    l.155) whatever Theta_rc, Theta_head are, so "a <= i" at i = 1 (in the printed range
+    1 <= i <= m+1) demands row 1 = (1/3) y^(1) [x^(1); 1] != 0 before any step: false for every
+    construction, hence a statement erratum.  The hypothesis validator checks d, m >= 1,
+    1 <= i <= m+1 and W^(1) = 0.  No inequality parts.
     W^(1) = 0 already refutes "a <= i" at i = 1 (row 1 would be filled before any step).  Part 2
     (computation) is checked under seed003.lemma_2.computation.
     """
@@ -451,6 +529,13 @@ def check_lemma_1(statement: MemorisationStatement, p, ctx) -> Verdict:
     mutants=[
         Mutant("a<=i", "Lemma 1's index rule a <= i", MemorisationStatement("le")),
         Mutant("eta=1/27", "eta = 1/27 (stores +-2/3)", MemorisationStatement("lt", Fraction(1, 27))),
+        Mutant("init-ones", "W^(1) = 1 instead of 0", MemorisationStatement("lt", init="ones"),
+               part="memorisation", origin="second-reader"),
+    ],
+    parts=[
+        Part("memorisation", "for 1 <= i <= m+1: W^(i)_{ab} = 3^{-1} y^(a) x^(a)_b (a < i, b <= d), 3^{-1} y^(a) (a < i, "
+             "b = d+1), 0 otherwise, with eta = 1/54"),
+        Part("f_zero", "(proof, Lemma 3) f = 0 on every memorisation step, so the gradient is the pure memorising one"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -485,10 +570,15 @@ def check_lemma_2_memorisation(statement: MemorisationStatement, p, ctx) -> Verd
     -------
     Lemma 1's "a <= i" fails at i = 1; eta = 1/27 stores +-2/3.
 
+    Second-reader mutant: W^(1) = 1 leaves nonzero rows a >= i at i = 1 (exact; rejected by the old
+    checker too).
+
     Notes
     -----
     The construction is the paper's f-bar (spec functions), with Definition 5's readout read as the
     data columns (seed003.definition_5).  Depth l = m+1 already suffices for memorisation (Lemma 3).
+    This claim is part 1 of Lemma 2; part 2 is seed003.lemma_2.computation, the weight set U_s is
+    verify/rcnn/interpolation.py.  Second reader: confirmed, no inequality parts.
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
     check_memorisation_sequence(statement, p, ctx, ev)
@@ -559,6 +649,17 @@ def run_lookup_end_to_end(m, d, X, y, statement: ComputationStatement, protocol:
         Mutant("no-dummy", "drop the dummy example (1_d, 1)", ComputationStatement(("paper", "two_layer"), _layers_printed, dummy=False)),
         Mutant("depth=t", "depth t (one TM step per layer, nothing for the head placement)",
                ComputationStatement(("paper", "two_layer"), _layers_t)),
+        Mutant("eta=1/108", "eta = 1/108 in Algorithm 1 (stores +-1/6: the padding value)",
+               ComputationStatement(("paper", "two_layer"), _layers_printed, Fraction(1, 108)),
+               part="lookup_learner", origin="second-reader"),
+    ],
+    parts=[
+        Part("lookup_learner", "f([x; 1]; W^(m+2)) = A(S)[x] for every x, for the lookup learner, at depth t + m + d + 1 "
+             "(one step per layer) or 2t + m + d + 1 (two-layer protocol)"),
+        Part("every_learner", "... for every (s, m, t)-computable learner A, with l = c'_2 (t + m + d)", asserted=False,
+             reason="a statement over all learners and all networks: only the mechanism on a concrete learner is executable"),
+        Part("network_level", "Theta_rc, Theta_head are ReLU-network weights (not spec functions)", asserted=False,
+             reason="the roll-out runs at spec level; the ReLU realisation is verify/rcnn/interpolation.py"),
     ],
     expect=Status.MECHANISM,
     kind=Kind.MECHANISM,
@@ -665,15 +766,27 @@ def representable(v: Fraction, digits: tuple, first: int, N: int) -> bool:
     entry="B11",
     title="Base-3 cell codes: V_s must start at digit 0 (the ones block and 1 + 1/9 are not in V_s)",
     lines=[(413, 425)],
-    printed=RepresentationStatement(first=1),
-    corrected=RepresentationStatement(first=0),
+    printed=RepresentationStatement(first=0),
+    proof_step=RepresentationStatement(first=1),
     mutants=[
         Mutant("digits-0-1-2", "unbalanced digits {0, 1, 2}", RepresentationStatement(first=0, digits=(0, 1, 2))),
         Mutant("pad=1/3", "padding p = 1/3 (a code: the memorised value +1/3)", RepresentationStatement(first=0, pad=Fraction(1, 3))),
         Mutant("N=log2(s)+2", "two digits fewer: N = ceil(log2 s) + 2",
                RepresentationStatement(first=0, n_digits=lambda s: T.n_digits_for(s) - 2)),
+        Mutant("pad=0", "padding p = 0 (the code of a blank memory cell)",
+               RepresentationStatement(first=0, pad=Fraction(0)), part="padding", origin="second-reader"),
     ],
-    expect=Status.ERRATUM,
+    parts=[
+        Part("codes", "a = sum_{i=0}^{log2(s)+4} a(i) 3^{-i}, a(i) in {-1, 0, 1}: decodable (val(a, i) = a(i)) and injective"),
+        Part("closure", "every input/output met in the network is exactly representable in that form (the construction "
+             "ensures it)"),
+        Part("padding", "the padding p = 1/6 is not a code (B.2)"),
+        Part("state_codes", "digits 4..log2(s)+4 give at least s state codes including the start code 0"),
+        Part("V_s", "V_s := {sum_{i=1}^{log(s)+4} a(i) 3^{-i}} is the set of possible values (proof step: sum from i = 1)"),
+    ],
+    severity=Severity.TYPO,
+    affects=(),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=[Param("runs", int, 1, 200, doc="random spec runs (memorisation + inference) per s"),
             Param("s_max", int, 1, 12, doc="machines with s = 1..s_max states"),
@@ -713,8 +826,24 @@ def check_data_representation(statement: RepresentationStatement, p, ctx) -> Ver
     Digits {0, 1, 2} cannot hold the symbol -1 (value -1/3) or the memory phase -1/9; p = 1/3 is the
     code of a memorised +1; N = ceil(log2 s) + 2 leaves too few state codes (s = 2: one code).
 
+    Second-reader mutant: p = 0 is the all-zero digit vector, a code (a blank cell of W diag(z)), so
+    "the padding is not a code" is false for it (exact; the old checker rejected it too).  A variant
+    with one digit fewer (N = ceil(log2 s) + 3) was tried and rejected, but its falsity depends on
+    this project's state encoding (3 codes per trit would do for s = 2), so it is not kept.
+
+    Correction
+    ----------
+    V_s must sum from i = 0 (digit 0 is the padding/ones flag), as the first sentence of B.1.1 does:
+    V_s = {sum_{i=0}^{log(s)+4} a(i) 3^{-i}}.  A proof-internal index slip: severity typo.
+
     Notes
     -----
+    Second-reader judgement: proof-gap (typo), formerly erratum.  B.1.1 is part of the proof of
+    Lemma 2 (the appendix construction), not a statement of the paper; the definition of V_s with
+    i >= 1 contradicts the construction's own values (the ones block, value 1, and compute-phase
+    ones cells 1 + 1/9) but no theorem is refuted.  So: printed = B.1.1's first sentence (sum from
+    i = 0), which holds on every run; proof_step = the V_s definition (sum from i = 1), which fails
+    with the witness below.  No inequality parts (the gap >= 3^{-N} is part of injectivity).
     The first sentence of B.1.1 sums from i = 0, the definition of V_s from i = 1: the ones block
     (value 1, digit 0 set) and compute-phase ones cells (1 + 1/9) are not in V_s, yet B.2's
     conditions test "x_{0,1} = 1".  Theorem 1's "bit precision ceil(log s) + c3" counts ternary
@@ -799,14 +928,27 @@ def _with_stay_start(M: T.Machine2D) -> T.Machine2D:
     entry="D6",
     title="TM modifications: the start code 0, the XOR row's last entry and the halting convention (vi)",
     lines=[(427, 447)],
-    printed=_D6_PRINTED,
-    corrected=_D6_CORRECTED,
+    printed=_D6_CORRECTED,
+    proof_step=_D6_PRINTED,
     mutants=[
         Mutant("xor-unscaled", "XOR row i = (1/3)[x o x^(i); y^(i)] (features not multiplied by y^(i))",
                replace(_D6_CORRECTED, xor_scaled_features=False)),
         Mutant("no-extra-state", "the first-step convention with no extra state", replace(_D6_CORRECTED, first_step_states=0)),
+        Mutant("xor-last-y*y", "corrected model, but the XOR row's last entry y^(i) y^(i) as printed",
+               replace(_D6_CORRECTED, xor_last="y*y"), part="xor_input", origin="second-reader"),
     ],
-    expect=Status.ERRATUM,
+    parts=[
+        Part("states", "(i) states map 1-1 to {sum_{i=4}^{log(s)+4} a_i 3^{-i} : a_i in {-1, 1}} with 0 the start state"),
+        Part("xor_input", "(v) row m+1 = [x^T 1], row i = y^(i) [(x o x^(i))^T y^(i)] (what memorisation writes)"),
+        Part("first_step", "(iv) first step neither moves nor writes, by one additional state"),
+        Part("halting", "(vi) halt with the output at the top-left and the rest of the block blank, by two additional "
+             "states (O(1) states, uniformly in m, d)"),
+        Part("tm_2d", "(ii)-(iii) single 2D tape simulating the 1D two-tape TM", asserted=False,
+             reason="a standard reduction the paper skips ('we skip the details'); nothing printed to execute"),
+    ],
+    severity=Severity.SUBSTANTIVE,
+    affects=("seed003.computation_phase", "seed003.lemma_2.computation"),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=[Param("datasets", int, 1, 100, doc="random training sets per (m, d)"),
             Param("machines", int, 1, 500, doc="random machines for the first-step and shift checks"),
@@ -854,8 +996,28 @@ def check_definition_6(statement: TMModifications, p, ctx) -> Verdict:
     Unscaled XOR features fail (b) whenever some y^(i) = -1; zero extra states leave a random
     machine free to move on its first step (c).
 
+    Second-reader mutant "xor-last-y*y": the memorised row i is (1/3) y^(i) [x^(i); 1], times diag([x; 1]) gives last entry
+    y^(i), never y^(i)^2 = 1 when y^(i) = -1 (k = 0 forces y^(1) = -1): false, rejected.
+
+    Correction
+    ----------
+    State codes use digits {-1, 0, 1} (so 0 is a code); the XOR row's last entry is y^(i) (not
+    y^(i) y^(i)); and (vi) needs boundary information (the padding flags of the head cell, realised in
+    the RCNN by two layers per TM step) -- O(1) extra states of a (state, symbol)-reading TM cannot
+    find the top-left corner uniformly in m on the finite grid.
+
     Notes
     -----
+    A variant with state digits {0, 1} (B.1.1's "{0,1}^log(s)") was tried and holds -- 2^n >= s codes
+    including 0 -- so it is a valid encoding, not a false variant, and is not kept as a mutant.
+    Second-reader judgement: proof-gap (substantive), formerly erratum.  Definition 6 is the
+    textbook TM; the modifications (i)-(vi) are B.1.2's set-up of the proof of Lemma 2 (an appendix
+    construction), so a failure of them refutes a step of the proof, not a printed theorem: printed
+    = the corrected model (holds on every case), proof_step = the modifications as printed (fails:
+    (i) 0 is not a code, since sum a_i 3^{-i} with a_i = +-1 is never 0; (v) the last entry; (vi) the
+    shift witness).  (vi) is substantive: the repair changes the RCNN layer protocol (two layers per
+    step), though Lemma 2's form (depth c'_2 (t + m + d)) survives with a larger constant.  The
+    reduction (ii)-(iii) is not asserted.  No inequality parts.
     Proof of the impossibility behind (d): the head only reads its own cell, and a move into the
     padding removes it; so a run that never leaves the m-row grid sees the same symbols, at the same
     positions relative to the bottom-right start cell, on the (m+1)-row grid, and takes the same
@@ -989,8 +1151,8 @@ _B2_CORRECTED = LayerSpecStatement((("head_right_state_from", "right"),), text="
     entry="B2",
     title="f_Conv2D = {f_msg, f_TM, identity} rolls out the 2D TM step for step (after a typo fix)",
     lines=[(449, 477), (479, 506)],
-    printed=_B2_PRINTED,
-    corrected=_B2_CORRECTED,
+    printed=_B2_CORRECTED,
+    proof_step=_B2_PRINTED,
     mutants=[
         Mutant("first-step-moves", "machines whose first step may move (convention (iv) dropped)",
                replace(_B2_CORRECTED, first_step_stays=False, text="first step may move")),
@@ -998,8 +1160,22 @@ _B2_CORRECTED = LayerSpecStatement((("head_right_state_from", "right"),), text="
                replace(_B2_CORRECTED, variant=(("compute_broadcast", "vertical"),), text="vertical broadcast")),
         Mutant("head-bottom-left", "case 3 places the head at the bottom-left cell (x_{0,-1} = p), as the text says",
                replace(_B2_CORRECTED, variant=(("head_start", "left"),), text="head at bottom-left")),
+        Mutant("vertical-and-above", "vertical-only compute broadcast together with the printed gamma(x_{-1,0})[0]",
+               replace(_B2_CORRECTED, variant=(("compute_broadcast", "vertical"), ("head_right_state_from", "above")),
+                       text="vertical broadcast + printed state source"), part="rollout", origin="second-reader"),
     ],
-    expect=Status.ERRATUM,
+    parts=[
+        Part("rollout", "after layer k the grid encodes the TM after k - 1 steps: every tape symbol, the head position "
+             "(or none after it leaves), its state, at most one head"),
+        Part("no_undefined", "every value stays a code (val(., i) defined) on every layer"),
+        Part("compute_front", "the compute phase covers the cells within distance k - 1 of (m+1, d+1), ahead of the head"),
+        Part("state_right_case", "'head on the right' case: new state gamma(x_{-1,0})[0] (proof step as printed)"),
+        Part("network_level", "f-bar_Conv2D is realised by the 5-layer ReLU net of B.4", asserted=False,
+             reason="this claim runs the spec; the ReLU realisation is verify/rcnn/interpolation.py"),
+    ],
+    severity=Severity.TYPO,
+    affects=(),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=[Param("machines", int, 1, 2000, doc="random machines (each with a random S, x, m, d, depth)"),
             Param("s_max", int, 1, 12, doc="states s = 1..s_max"), Param("m_max", int, 1, 6, doc="m <= m_max"),
@@ -1047,8 +1223,22 @@ def check_layer_spec(statement: LayerSpecStatement, p, ctx) -> Verdict:
     phase 0; a head started at the bottom-left cell (the text's "bottom-left") disagrees with the
     (m+1, d+1) start of the formal condition and of B.3.
 
+    Second-reader mutant "vertical-and-above" combines two wrong cases; it is false on the recorded
+    case (the independent simulator disagrees with the roll-out; exact); the old checker rejected it.
+
+    Correction
+    ----------
+    In the "head on the right" case of f-bar_TM the new state is read from the right neighbour,
+    gamma(x_{0,1})[0], not from the cell above gamma(x_{-1,0})[0].  Index slip: severity typo.
+
     Notes
     -----
+    Second-reader judgement: proof-gap (typo), formerly erratum.  B.2's spec is the construction in
+    the proof of Lemma 2, not a printed theorem: printed = the spec with the index fixed (rolls the TM
+    out exactly on every random case), proof_step = the spec as printed (fails with the witness).
+    Random instances (machines, S, x, m, d, depth) are drawn by the claim's seeded RNG rather than by
+    hypothesis; the comparison is with the independent simulator kernels.tm2d.simulate.  No
+    inequality parts.
     The printed gamma(x_{-1,0})[0] reads the state of the cell above (no head: code 0) and its symbol,
     so the first left move gets a wrong state (or an undefined one on the top row).  The catalog's
     other two mutants are not rejectable, so they are not used: reordering cases 1 and 2 of f_msg
@@ -1157,13 +1347,24 @@ class HeadStatement:
     entry="B2h",
     title="f_head: the printed case split gives f_head(1/9) = 1; the continuous version (4 ReLUs) works",
     lines=[(510, 514), (582, 584)],
-    printed=HeadStatement(printed=True),
-    corrected=HeadStatement(printed=False),
+    printed=HeadStatement(printed=False),
+    proof_step=HeadStatement(printed=True),
     mutants=[
         Mutant("slope-9", "slope 9 instead of 18", HeadStatement(printed=False, slope=Fraction(9))),
         Mutant("head-anywhere", "the TM may halt with the head on a blank data cell", HeadStatement(printed=False, head_anywhere=True)),
+        Mutant("slope-27", "slope 27 (50% steeper) instead of 18", HeadStatement(printed=False, slope=Fraction(27)),
+               part="values", origin="second-reader"),
     ],
-    expect=Status.ERRATUM,
+    parts=[
+        Part("values", "f(-1/9) = 0 with f'(-1/9) = 18; f(3^{-2}) = 0 on blank compute cells; f = +-1 on the output cell "
+             "c/3 + 1/9 + 1/27 + state (every state code)"),
+        Part("relu_size", "f-bar_head is a one-layer ReLU network with at most 6 ReLUs (l.584)"),
+        Part("readout", "the sum of f-bar_head over the halted data block is the TM's output +-1"),
+        Part("boundaries", "the middle pieces on open intervals, 'otherwise' = 1 (proof step as printed)"),
+    ],
+    severity=Severity.TYPO,
+    affects=(),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=[Param("s_max", int, 1, 4096, doc="state counts s = 1..s_max (all codes with ceil(log2 s) + 1 digits)"),
             Param("grids", int, 1, 2000, doc="random final grids for the readout")],
@@ -1203,8 +1404,22 @@ def check_head_spec(statement: HeadStatement, p, ctx) -> Verdict:
     Slope 9 gives f'(-1/9) = 9 (Lemma 4 would store +-1/6, the padding value); a head halting on a
     blank data cell contributes 18 (1/27 + code 3^{-N}) in (1/3, 1) to the sum.
 
+    Second-reader mutant: slope 27 gives f'(-1/9) = 27 != 18 exactly (Lemma 4 would store +-1/2); the
+    old checker rejected it too.
+
+    Correction
+    ----------
+    Take the continuous piecewise-linear function through the printed pieces (closed middle intervals:
+    f(0) = 2, f(1/9) = 0); it is the 4-ReLU net -1 + 18 s(x + 1/6) - 36 s(x) + 36 s(x - 1/9) - 18 s(x - 1/6).
+
     Notes
     -----
+    Second-reader judgement: proof-gap (typo), formerly erratum.  f-bar_head is defined inside the
+    proof (B.2/B.3); the open intervals make f(1/9) = 1 (the witness), a boundary slip that the
+    proof's own claim "a one-layer ReLU network" (a continuous function) already excludes.  printed =
+    the continuous version (holds: values, the 4-ReLU net, the readout), proof_step = the printed case
+    split (fails).  The size bound "at most 6 ReLUs" is asserted on a net built here (4 ReLUs): the
+    paper builds none.  No inequality parts (the ReLU count is an integer bound met with 4 <= 6).
     As printed, the middle pieces are open intervals, so x = 0 and x = 1/9 fall under "otherwise"
     and f(1/9) = 1: every blank compute cell would add 1.  The continuous piecewise-linear function
     through the same pieces (f(0) = 2, f(1/9) = 0) is what the ReLU net computes.  The output cell
@@ -1278,14 +1493,25 @@ class ComputationPhaseStatement:
     entry="B3c",
     title="Computation phase: head at (m+1, d+1), broadcast, roll-out, readout +-1 (dummy row is 1/3, not 1)",
     lines=[(582, 582)],
-    printed=ComputationPhaseStatement(Fraction(1), lambda t, m, d: t + m + 1 + d),
-    corrected=ComputationPhaseStatement(THIRD, lambda t, m, d: t + m + 1 + d),
+    printed=ComputationPhaseStatement(THIRD, lambda t, m, d: t + m + 1 + d),
+    proof_step=ComputationPhaseStatement(Fraction(1), lambda t, m, d: t + m + 1 + d),
     mutants=[
         Mutant("depth=t", "t layers (the head placement takes one layer)", ComputationPhaseStatement(THIRD, lambda t, m, d: t)),
         Mutant("halt-on-blank", "the machine halts on a blank cell next to the output cell",
                ComputationPhaseStatement(THIRD, lambda t, m, d: t + m + 1 + d, halt_shift=True)),
+        Mutant("row=2/3", "dummy row W^(m+2)_{m+1} = 2/3", ComputationPhaseStatement(2 * THIRD, lambda t, m, d: t + m + 1 + d),
+               part="dummy_row", origin="second-reader"),
     ],
-    expect=Status.ERRATUM,
+    parts=[
+        Part("dummy_row", "after memorisation W^(m+2)_{m+1} = 1_{d+1} (proof step as printed; the construction gives 1/3)"),
+        Part("head_start", "f-bar_msg case 3 sets the head at (m+1, d+1) in the start state; case 4 broadcasts the compute "
+             "phase ahead of the head"),
+        Part("readout", "after >= 'l + m + 1 + d' applications the data block is +-1/3 + 1/9 (+ state) at the top-left, "
+             "1/9 elsewhere, and f = A(S)[x]"),
+    ],
+    severity=Severity.TYPO,
+    affects=(),
+    expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=[Param("datasets", int, 1, 100, doc="random training sets per (m, d)"),
             Param("m_max", int, 1, 5, doc="m = 1..m_max"), Param("d_max", int, 1, 4, doc="d = 1..d_max")],
@@ -1325,8 +1551,20 @@ def check_computation_phase(statement: ComputationPhaseStatement, p, ctx) -> Ver
     t layers stop one TM step early (layer k holds step k - 1); a machine that halts on the blank
     cell right of the output cell adds 18 (1/27 + code 3^{-N}) to the sum.
 
+    Second-reader mutant: row value 2/3 is false: the SGD step on the dummy example stores
+    eta * 18 * 1 = 1/54 * 18 = 1/3 exactly (Lemma 4); the old checker rejected it.
+
+    Correction
+    ----------
+    After memorisation the dummy row is W^(m+2)_{m+1} = (1/3) 1_{d+1} (as Lemma 2 gives), and the
+    depth "l + m + 1 + d" reads t + m + d + 1 with t the TM's running time.  Severity typo.
+
     Notes
     -----
+    Second-reader judgement: proof-gap (typo), formerly erratum.  The paragraph is the end of Lemma 2's
+    proof; Lemma 2's own formula (line 404-409, a < i at i = m+2) gives the dummy row 1/3, so the
+    printed "1" is a slip of the proof, not of a statement: printed = the paragraph with 1/3 (holds
+    end to end), proof_step = with 1 (fails at part (a)).  No inequality parts.
     The dummy row is (1/3) 1, not 1: the SGD step stores (1/54) * 18 * 1 = 1/3 (Lemma 4).  The
     printed depth "l + m + 1 + d" names the depth itself; t + m + d + 1 (>= t + 1, what the roll-out
     needs) is what the sentence can mean.  The machine is instance-specific (its states track the

@@ -16,9 +16,11 @@ import numpy as np
 
 from kernels import tm2d as T
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from .grid import memorisation_formula, memory_spec, random_dataset
+
+CONTRACT_AUDITED = True
 
 THIRD = Fraction(1, 3)
 
@@ -37,6 +39,7 @@ class Lemma3Statement:
     grad_rows: str  # "tau" or "upto_tau"
     depths: Callable
     text: str = ""
+    grad_value: int = 1  # the printed gradient entry at a = i = tau, b = j
 
 
 _L3_PRINTED = Lemma3Statement(Fraction(-1, 9), "tau", lambda m: (m + 1, m + 2, m + 3), "l >= m + 1")
@@ -80,6 +83,12 @@ def _full_jacobian(G: np.ndarray, spec: T.LayerSpec, layers: int) -> np.ndarray:
         Mutant("depth=m", "depth l = m (one layer short of reaching every row)", replace(_L3_PRINTED, depths=lambda m: (m,), text="l = m")),
         Mutant("grad-rows<=tau", "the gradient also flows through the rows a < tau already memorised",
                replace(_L3_PRINTED, grad_rows="upto_tau")),
+        Mutant("grad=18", "gradient entry 18 (the head slope) instead of 1 at a = i = tau, b = j",
+               replace(_L3_PRINTED, grad_value=18), part="gradient", origin="second-reader"),
+    ],
+    parts=[
+        Part("forward", "f-bar_ConvLayer^(l)(Z)_{a,b} = -3^{-2} for all a in [m+1], b in [d+1]"),
+        Part("gradient", "grad_{X_{i,j}} f-bar_ConvLayer^(l)(Z)_{a,b} = 1 if a = i = tau and b = j, 0 otherwise"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.EXACT,
@@ -128,8 +137,13 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
     when tau = 1 (it still holds 0); letting the memorised rows pass gradient fails because their
     first layer is case 2 of f_msg (value -1/9, slope 0).
 
+    Second-reader mutant "grad=18": the printed gradient entry 1 was a literal of the check; it is now
+    the field grad_value.  18 is false: the exact chain-rule Jacobian (3x3 gradient spec) has diagonal
+    entry 1 at row tau (the f_head slope 18 enters only later, in Lemma 4); rejected.
+
     Notes
     -----
+    Second reader: confirmed, every part asserted, no inequality parts.
     The proof writes the memory-phase value as 3^{-2}; the statement's -3^{-2} is right.  The induction
     "rows with |a - tau| < t are in the memory phase after t layers" needs t > max |a - tau| = m
     (tau = 1), i.e. l >= m+1.
@@ -156,7 +170,8 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
                         vals = {enc.from_scaled(int(v)) for v in ro.final[:, : d + 1].ravel()}
                         ok_a = vals == {statement.value}
                         rows = {tau} if statement.grad_rows == "tau" else set(range(1, tau + 1))
-                        want = np.array([[1 if (a + 1) in rows else 0 for b in range(d + 1)] for a in range(m + 1)])
+                        want = np.array([[statement.grad_value if (a + 1) in rows else 0 for b in range(d + 1)]
+                                         for a in range(m + 1)])
                         ok_b = bool(np.array_equal(ro.grad[:, : d + 1], want))
                         ev.add({"m": m, "d": d, "tau": tau, "l": l, "signs": "".join("+" if s > 0 else "-" for s in pat)[:12],
                                 "part": "(a) values", "values": sorted(str(v) for v in vals)[:3]}, ok_a)
@@ -168,7 +183,7 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
                             for a in range(m + 1):
                                 for b in range(d + 1):
                                     if (a + 1) in rows:
-                                        wantJ[a * C + b, a * C + b] = 1
+                                        wantJ[a * C + b, a * C + b] = statement.grad_value
                             data = [a * C + b for a in range(m + 1) for b in range(d + 1)]
                             ok_j = bool(np.array_equal(J[np.ix_(data, data)], wantJ[np.ix_(data, data)]))
                             ev.add({"m": m, "d": d, "tau": tau, "l": l, "part": "(b) full Jacobian (chain rule, 3x3 spec)"}, ok_j)
@@ -194,6 +209,23 @@ _L4_PRINTED = Lemma4Statement("lt")
 _L4_CORRECTED = Lemma4Statement("le")
 
 
+def _l4_hypotheses(case: dict) -> list[str]:
+    """Lemma 4: 1 <= tau < m+2, d, m >= 1, Algorithm 1 (W^(1) = 0, eta = 1/54, dummy example)."""
+    bad = []
+    m, d, tau = int(case.get("m", 0)), int(case.get("d", 0)), int(case.get("tau", 0))
+    if m < 1 or d < 1:
+        bad.append("d, m in N (>= 1)")
+    if not 1 <= tau < m + 2:
+        bad.append("1 <= tau < m+2")
+    if case.get("init") != "zero":
+        bad.append("Algorithm 1: W^(1) = 0")
+    if case.get("eta") != "1/54":
+        bad.append("eta = 1/54")
+    if case.get("dummy") is not True:
+        bad.append("Algorithm 1's dummy example (1_d, 1)")
+    return bad
+
+
 @claim(
     id="seed003.lemma_4",
     source=SOURCE,
@@ -208,7 +240,17 @@ _L4_CORRECTED = Lemma4Statement("le")
         Mutant("eta=1/108", "eta = 1/108 (stores +-1/6, the padding value)", replace(_L4_CORRECTED, eta=Fraction(1, 108))),
         Mutant("no-dummy", "drop the dummy example (1_d, 1)", replace(_L4_CORRECTED, dummy=False)),
         Mutant("init-ones", "W^(1) = 1 (the proof's printed base case)", replace(_L4_CORRECTED, init="ones")),
+        Mutant("a<=tau+1", "rows a <= tau + 1 filled in W^(tau+1) (one too many)", replace(_L4_CORRECTED, rule="le2"),
+               part="memorisation", origin="second-reader"),
     ],
+    parts=[
+        Part("memorisation", "for tau < m+2: W^(tau+1)_{ab} = 3^{-1} y^(a) x^(a)_b (a < tau, b <= d), 3^{-1} y^(a) "
+             "(a < tau, b = d+1), 0 otherwise, with eta = 1/54"),
+        Part("f_zero", "(proof) f = 0 during memorisation, so the step adds (1/54) 18 y z to row tau"),
+    ],
+    severity=Severity.TYPO,
+    affects=(),
+    hypotheses=_l4_hypotheses,
     expect=Status.ERRATUM,
     rigor=Rigor.EXACT,
     params=[Param("datasets", int, 1, 500, doc="random training sets per (m, d)"),
@@ -246,8 +288,21 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
     eta = 1/27 and 1/108 store +-2/3 and +-1/6; without the dummy example the pass ends after m
     steps and row m+1 of W^(m+2) is missing; W^(1) = 1 fills every row from the start.
 
+    Second-reader mutant "a<=tau+1": row tau + 1 of W^(tau+1) is still 0 (example tau + 1 has not been
+    seen; exact), so filling it is false; rejected by the old checker too.
+
+    Correction
+    ----------
+    W^(tau+1) has the rows a <= tau filled (equivalently: W^(tau) has rows a < tau, as in Lemma 2), and
+    the proof's base case reads W^(1) = 0.  Severity typo (off-by-one index).
+
     Notes
     -----
+    Second-reader judgement: erratum (typo), kept.  Lemma 4 is a stated lemma about Algorithm 1 with
+    the paper's own f-bar layers and eta = 1/54 (no existential choice left), and at tau = 1 (in range
+    tau < m+2) it claims W^(2) = 0, while the first SGD step writes (1/3) y^(1) [x^(1); 1] into row 1:
+    false on every training set.  The validator checks 1 <= tau < m+2, W^(1) = 0, eta = 1/54 and the
+    dummy example.  No inequality parts.
     As printed (a < tau) the formula describes W^(tau), not W^(tau+1): after the update with example
     tau, row tau is filled (Lemma 2's W^(i) with a < i agrees with the corrected form).  The proof's
     base case "W^(1) = 1_{(m+1) x (d+1)}" must read 0 (Algorithm 1 initialises W^(1) = 0; the mutant
@@ -263,7 +318,8 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
                 l = m + 1 + k % 3
                 run = T.algorithm1(X, y, spec, l, eta=statement.eta, dummy=statement.dummy, init=statement.init)
                 for tau in range(1, m + 2):
-                    want = memorisation_formula(X, y, tau if statement.rule == "lt" else tau + 1, "lt")
+                    shift = {"lt": 0, "le": 1, "le2": 2}[statement.rule]
+                    want = memorisation_formula(X, y, tau + shift, "lt")
                     got = run.W[tau] if tau < len(run.W) else None
                     ok = got is not None and bool(np.array_equal(got, want))
                     bad = None
@@ -272,7 +328,8 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
                     elif not ok:
                         a, b = (int(v) for v in np.argwhere(got != want)[0])
                         bad = f"W[{a + 1},{b + 1}] = {got[a, b]}, formula {want[a, b]}"
-                    ev.add({"m": m, "d": d, "l": l, "dataset": k, "tau": tau, "first difference": bad}, ok)
+                    ev.add({"m": m, "d": d, "l": l, "dataset": k, "tau": tau, "eta": statement.eta, "init": statement.init,
+                            "dummy": statement.dummy, "first difference": bad}, ok)
                     if not ok:
                         break
                 ev.add({"m": m, "d": d, "l": l, "dataset": k, "part": "f = 0 before every update"},
