@@ -15,7 +15,7 @@ import numpy as np
 
 from kernels import margin as K
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from ._common import (
     RTOL_EXACT,
@@ -196,10 +196,11 @@ def _d11_formula(G, coefs, tau_class, st):
     total = 0.0
     for m in range(1, len(G.irreps)):
         d = G.dims[m]
-        br = 1 - sum(tau_class[n] * sizes[n] * tab[m, n] / d for n in range(1, len(G.classes)))
+        br = 1 + st.get("bracket_sign", -1.0) * sum(tau_class[n] * sizes[n] * tab[m, n] / d
+                                                     for n in range(1, len(G.classes)))
         a, b, c = coefs[0][m], coefs[1][m], coefs[2][m]
         tr = np.trace(a @ b @ c.T) if st.get("transpose", True) else np.trace(a @ b @ c)
-        total += br * tr / d**2
+        total += br * tr / d ** st.get("d_power", 2)
     return st.get("factor", 1.0) * total
 
 
@@ -207,11 +208,21 @@ def _d11_formula(G, coefs, tau_class, st):
     id="thesis_ch7.lemma_D11", source=SOURCE, label="Lemma D.11", entry="D2",
     title="Weighted margin (D.7) in representation coordinates: sum_m bracket_m tr(alpha beta gamma^T)/d^2",
     lines=[(5316, 5395)],
-    printed={"factor": 1.0},
-    corrected={"factor": 2.0},
+    printed={"factor": 1.0, "d_power": 2, "bracket_sign": -1.0, "transpose": True, "class_sizes": True},
+    corrected={"factor": 2.0, "d_power": 2, "bracket_sign": -1.0, "transpose": True, "class_sizes": True},
+    parts=[Part("identity", "for class-constant tau with sum_{c != e} tau_c = 1, (D.7) = sum_{m>=2} (1 - sum_{n>=2} "
+                "tau_{C_n}|C_n| chi_m(C_n)/d_m) tr(alpha_m beta_m gamma_m^T)/d_m^2 (line 5339)")],
     mutants=[Mutant("no-transpose", "tr(alpha beta gamma) instead of tr(alpha beta gamma^T)", {"factor": 2.0, "transpose": False}),
-             Mutant("no-|C_n|", "|C_n| dropped from the bracket", {"factor": 2.0, "class_sizes": False})],
-    expect=Status.ERRATUM, rigor=Rigor.FLOAT,
+             Mutant("no-|C_n|", "|C_n| dropped from the bracket", {"factor": 2.0, "class_sizes": False}),
+             Mutant("1/d", "corrected factor 2 with 1/d_m instead of 1/d_m^2", {"factor": 2.0, "d_power": 1},
+                    origin="second-reader"),
+             Mutant("bracket-plus", "corrected factor 2 with 1 + sum tau |C| chi/d in the bracket",
+                    {"factor": 2.0, "bracket_sign": 1.0}, origin="second-reader")],
+    expect=Status.ERRATUM, severity=Severity.CONSTANT, affects=("thesis_ch7.lemma_D13",),
+    hypotheses=lambda case: [h for h, ok in (
+        ("sum_{c != e} tau_c = 1", abs(float(case.get("sum tau_c", 0.0)) - 1.0) <= 1e-9),
+        ("tau constant on conjugacy classes", case.get("tau class-constant") is True)) if not ok],
+    rigor=Rigor.FLOAT,
     params=[Param("groups", str, choices=("quick", "full")), Param("samples", int, 1, 50)],
     tiers={"quick": {"groups": "quick", "samples": 3}, "full": {"groups": "full", "samples": 8}},
 )
@@ -231,10 +242,27 @@ def check_lemma_d11(st, p, ctx) -> Verdict:
     Checkable form
     --------------
     Random coefficient matrices for every irrep (trivial included), random Dirichlet class weights
-    normalised by sum_n |C_n| tau_{C_n} = 1; exhaustive |G|^2 evaluation of (D.7) against the formula,
-    relative tolerance 1e-11.  Corrected statement: (D.7) = 2 x the formula; the printed formula is the
-    weighted margin of the cross term h~(c) = E[u(a) v(b) w(abc)] that the proof switches to at line
-    5337 ((u + v)^2 contributes 2uv).
+    normalised by sum_n |C_n| tau_{C_n} = 1 (= sum_{c != e} tau_c, recorded in the case with the
+    class-constancy, the lemma's two hypotheses); exhaustive |G|^2 evaluation of (D.7) against the
+    formula (factor, power of d, bracket sign, transpose, |C_n| are statement fields), relative
+    tolerance 1e-11.  Corrected statement: (D.7) = 2 x the formula; the printed formula is the weighted
+    margin of the cross term h~(c) = E[u(a) v(b) w(abc)] that the proof switches to at line 5337
+    ((u + v)^2 contributes 2uv).
+
+    Correction
+    ----------
+    The weighted margin (D.7) equals 2 x the printed sum (equivalently: the printed sum is the weighted
+    margin of h~(c) = E[u(a)v(b)w(abc)]).  Argmax (Lemma D.13's set R) and Thm 7.9 are unaffected.
+
+    Notes
+    -----
+    Second reader (re-judged, erratum kept): the lemma speaks of "the weighted margin in D.7", defined
+    with h = E[(u(a)+v(b))^2 w(abc)] (line 5325); the witness (S3... every group, every random draw:
+    ratio exactly 2) meets both printed hypotheses (class-constant tau, sum tau_c = 1), so the printed
+    identity is false -- not only a proof step.  Severity constant: a factor 2, the form survives; it
+    propagates to the maximum value of Lemma D.13 if that is read as the maximum of (D.7) (listed in
+    ``affects``) but not to gamma* of Thm 7.9, which is computed from the construction.  Identity, no
+    inequality part, no sharpness.
 
     Exactness
     ---------
@@ -243,6 +271,10 @@ def check_lemma_d11(st, p, ctx) -> Verdict:
     Mutants
     -------
     tr(alpha beta gamma) (transpose lost) and the bracket without |C_n|: fail on random instances.
+    Second reader: 1/d instead of 1/d^2 and the bracket sign flipped (both with the corrected factor
+    2): false because the corrected identity holds to 1e-11 and these differ from it by a factor d on
+    every d >= 2 irrep, resp. change the bracket of every irrep with sum_n tau|C|chi != 0 (S3's
+    standard irrep); both rejected (the old checker could not express them: literals).
     """
     ev = Evidence("approx", rigor=Rigor.FLOAT, tol=RTOL_EXACT)
     rng = ctx.rng("coefficients")
@@ -255,7 +287,9 @@ def check_lemma_d11(st, p, ctx) -> Verdict:
             u, v, w = (_coeff_vectors(G, c) for c in coefs)
             lhs = K.neuron_weighted_margin(G.mul, K.tau_from_classes(G, tc), u, v, w)
             rhs = _d11_formula(G, coefs, tc, st)
-            ev.add({"group": name, "sample": s, "lhs": lhs, "rhs": rhs}, lhs / rhs, 1.0)
+            ev.add({"group": name, "sample": s, "sum tau_c": float((G.class_sizes * tc).sum()),
+                    "tau class-constant": True, "lhs": lhs, "rhs": rhs},
+                   lhs / rhs if rhs != 0 else math.inf, 1.0)
     return ev.verdict()
 
 
