@@ -488,10 +488,20 @@ def check_uniform_tau(st, p, ctx) -> Verdict:
     id="thesis_ch7.lemma_D14", source=SOURCE, label="Lemma D.14", entry="D5",
     title="Class weights tau_C = -sum_R z_R chi_R(C), z_R = d^{1.5}/sum d^{2.5}, equalize the D.13 values",
     lines=[(5467, 5495)],
-    printed={"sign": 1.0, "z_exponent": 1.5},
-    corrected={"sign": -1.0, "z_exponent": 1.5},
-    mutants=[Mutant("z~d", "z_R proportional to d_R (corrected sign)", {"sign": -1.0, "z_exponent": 1.0})],
-    expect=Status.ERRATUM, rigor=Rigor.FLOAT,
+    printed={"sign": 1.0, "z_exponent": 1.5, "z_norm_exponent": 2.5},
+    corrected={"sign": -1.0, "z_exponent": 1.5, "z_norm_exponent": 2.5},
+    parts=[Part("valid", "under the condition, tau_{C_n} = sum_R z_R chi_R(C_n) is a valid weighting: tau >= 0 and "
+                "sum_{c != e} tau_c = 1 (line 5467)"),
+           Part("equal", "the Lemma D.13 value (1/sqrt d_R) bracket_R is equal for all non-trivial R (line 5471)")],
+    mutants=[Mutant("z~d", "z_R proportional to d_R (corrected sign)", {"sign": -1.0, "z_exponent": 1.0, "z_norm_exponent": 2.0}),
+             Mutant("z-norm-d^1.5", "corrected sign, z_R = d^1.5 / sum_m d_m^1.5 (normaliser exponent 1.5, not 2.5)",
+                    {"sign": -1.0, "z_exponent": 1.5, "z_norm_exponent": 1.5}, origin="second-reader"),
+             Mutant("z~d^2", "corrected sign, z_R = d^2 / sum d^3", {"sign": -1.0, "z_exponent": 2.0, "z_norm_exponent": 3.0},
+                    origin="second-reader")],
+    expect=Status.ERRATUM, severity=Severity.TYPO,
+    hypotheses=lambda case: [] if float(case.get("max_C sum_R d^1.5 chi_R(C)", 0.0)) < 0
+    else ["sum_R d_R^1.5 chi_R(C) < 0 for every non-trivial class C"],
+    rigor=Rigor.FLOAT,
     params=[Param("groups", str, choices=("quick", "full"))],
     tiers={"quick": {"groups": "quick"}, "full": {"groups": "full"}},
 )
@@ -513,7 +523,23 @@ def check_lemma_d14(st, p, ctx) -> Verdict:
     For every group of the tier that satisfies the hypothesis: tau_C >= 0, sum_C |C| tau_C = 1 (valid
     weighting, 1e-12), and (1/sqrt(d_R)) bracket_R equal for all non-trivial R (relative spread
     <= 1e-11), equal to |G| / sum d^{2.5}.  Corrected: tau_C = -sum_R z_R chi_R(C) (the sign is lost in
-    print; the proof's vector has entries -tau).
+    print; the proof's vector has entries -tau).  Every case records the group's condition value
+    max_C sum_R d^1.5 chi_R(C) (the hypothesis); the exponents of z and of its normaliser are fields.
+
+    Correction
+    ----------
+    tau_{C_n} = -sum_R z_R chi_R(C_n) with z_R = d_R^{1.5}/sum_{m>=2} d_m^{2.5} (z_triv = 0); then tau >= 0
+    exactly under the stated condition, sum_{c != e} tau_c = 1, and every bracket/sqrt(d) = |G|/sum d^{2.5}.
+
+    Notes
+    -----
+    Second reader (re-judged, erratum kept): with the printed sign, sum_{c != e} tau_c = sum_R z_R (0 - d_R)
+    = -1 and tau_C = (condition value)/sum d^2.5 < 0 on every class, in every group meeting the
+    hypothesis (witness Z2: tau = -1 on the class {1}; S3, S4, D_n likewise): the printed weights are not weights, so the statement as printed is
+    false under its own hypothesis.  Severity typo: the proof defines the vector with entries -tau_{C_n}
+    and ends "recall the entries of tau being -tau_{C_n}" (line 5493), i.e. the proof has the right sign;
+    a reader restores it.  (The proof also writes z_sign = sum d^2.5 for 1/sum d^2.5, line 5489: the
+    statement has it right.)  No bound, no sharpness.
 
     Exactness
     ---------
@@ -521,22 +547,28 @@ def check_lemma_d14(st, p, ctx) -> Verdict:
 
     Mutants
     -------
-    z_R proportional to d_R: brackets unequal (S3 already).
+    z_R proportional to d_R: brackets unequal (S3 already).  Second reader: normaliser sum d^1.5 instead of
+    sum d^2.5 (then sum |C| tau = sum d^2.5/sum d^1.5 != 1 as soon as some d >= 2: S3 gives 6.66/3.83 = 1.739)
+    and z ~ d^2 (brackets/sqrt(d) proportional to d^{1/2}, unequal for S3's dims 1, 2): both rejected;
+    the old checker computed the normaliser from z_exponent, so the first was not expressible.
     """
     ev = Evidence("true", rigor=Rigor.FLOAT)
     for name, G in _groups_meeting_C1(p):
         tab = G.character_table
         d = tab[1:, 0]
-        z = d ** st["z_exponent"] / np.sum(d ** (st["z_exponent"] + 1))
+        z = d ** st["z_exponent"] / np.sum(d ** st["z_norm_exponent"])
+        cond = float(condition_values(G).max())
         tau = st["sign"] * (z[:, None] * tab[1:]).sum(axis=0)
         tau[0] = 0.0
         total = float((G.class_sizes * tau).sum())
         br = np.array([(1 - sum(tau[n] * G.class_sizes[n] * tab[m, n] / G.dims[m] for n in range(1, len(G.classes))))
                        / math.sqrt(G.dims[m]) for m in range(1, len(G.irreps))])
         spread = float((br.max() - br.min()) / max(float(abs(br).max()), 1e-300))
-        ev.add({"group": name, "min tau_C": float(tau[1:].min())}, float(tau[1:].min()), 0.0, relation="ge")
-        ev.add({"group": name, "sum |C| tau_C": total}, total, 1.0, relation="approx", tol=1e-12)
-        ev.add({"group": name, "relative spread of bracket/sqrt(d)": spread,
+        hyp = "max_C sum_R d^1.5 chi_R(C)"
+        ev.add({"group": name, hyp: cond, "part": "valid", "min tau_C": float(tau[1:].min())},
+               float(tau[1:].min()), 0.0, relation="ge")
+        ev.add({"group": name, hyp: cond, "part": "valid", "sum |C| tau_C": total}, total, 1.0, relation="approx", tol=1e-12)
+        ev.add({"group": name, hyp: cond, "part": "equal", "relative spread of bracket/sqrt(d)": spread,
                 "value / (|G|/sum d^2.5)": float(br.mean() / (G.order / np.sum(d**2.5)))}, spread <= RTOL_EXACT)
     return ev.verdict()
 
