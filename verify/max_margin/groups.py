@@ -1087,11 +1087,20 @@ def _cycle_type(perm) -> tuple[int, ...]:
     id="thesis_ch7.table_D1_S5_characters", source=SOURCE, label="Table D.1", entry="D0",
     title="Character table of S5: values correct, rows 'standard' and 'standard x sign' swapped",
     lines=[(5262, 5281)],
-    printed={"rows": _T_ROWS, "labels": _T_LABELS},
-    corrected={"rows": _T_ROWS, "labels": _T_SWAPPED},
+    printed={"rows": _T_ROWS, "labels": _T_LABELS, "sizes": _T_SIZES},
+    corrected={"rows": _T_ROWS, "labels": _T_SWAPPED, "sizes": _T_SIZES},
+    parts=[Part("sizes", "class sizes 1, 10, 15, 20, 30, 24, 20 (line 5268)"),
+           Part("rows", "each row's values are the character of the irrep its label names (lines 5269-5279)")],
     mutants=[Mutant("6d-value", "6d row with chi((12)(34)) = +2 (labels corrected)",
-                    {"rows": dict(_T_ROWS, **{"R7 (6d)": (6, 0, 2, 0, 0, 1, 0)}), "labels": _T_SWAPPED})],
-    expect=Status.ERRATUM, rigor=Rigor.EXACT,
+                    {"rows": dict(_T_ROWS, **{"R7 (6d)": (6, 0, 2, 0, 0, 1, 0)}), "labels": _T_SWAPPED, "sizes": _T_SIZES}),
+             Mutant("size-(12)(34)=20", "class (12)(34) of size 20 (labels corrected)",
+                    {"rows": _T_ROWS, "labels": _T_SWAPPED, "sizes": (1, 10, 20, 20, 30, 24, 20)}, origin="second-reader"),
+             Mutant("5d-swapped", "labels 5d_a and 5d_b swapped as well",
+                    {"rows": _T_ROWS, "labels": dict(_T_SWAPPED, **{"R5 (5d_a)": (2, 2, 1), "R6 (5d_b)": (3, 2)}),
+                     "sizes": _T_SIZES}, origin="second-reader")],
+    expect=Status.ERRATUM, severity=Severity.TYPO,
+    hypotheses=lambda case: [],  # a table of S5 has no hypotheses; the witness is a row of the printed table
+    rigor=Rigor.EXACT,
 )
 def check_table_d1(st, p, ctx) -> Verdict:
     """Table D.1: the character table of S5 with its class sizes and row labels.
@@ -1112,7 +1121,20 @@ def check_table_d1(st, p, ctx) -> Verdict:
     type, each printed row compared (rounded to integers; the characters are integers up to 1e-12)
     with the irrep of the partition its label names: standard = (4,1), the permutation representation
     minus the trivial one (chi = #fixed points - 1, so chi((12)) = +2), 5d_a = (3,2).  Class sizes
-    compared too.  Corrected: labels of R3 and R4 swapped (the values are right).
+    (a statement field) compared too.  Corrected: labels of R3 and R4 swapped (the values are right).
+
+    Correction
+    ----------
+    The row (4, -2, 0, 1, 0, -1, 1) is standard x sign and (4, 2, 0, 1, 0, -1, -1) is the standard
+    representation: swap the two labels; all values and class sizes are right.
+
+    Notes
+    -----
+    Second reader (re-judged, erratum kept, severity typo): the table is printed as a fact about S5
+    (App. D.8.1, an illustration), and the row labelled "standard" is not the standard character
+    (chi_std((12)) = #fixed points - 1 = +2, printed -2), so the printed table is false -- but only in
+    a label.  No statement depends on which 4-dim row is which: Thm 7.9's condition and gamma* use only
+    dimensions and the multiset of rows, which the swap leaves unchanged.  No hypotheses.
 
     Exactness
     ---------
@@ -1121,6 +1143,10 @@ def check_table_d1(st, p, ctx) -> Verdict:
     Mutants
     -------
     A wrong value in the 6d row (chi((12)(34)) = +2): rejected even with the labels corrected.
+    Second reader: class (12)(34) of size 20 (there are C(5,2)C(3,2)/2 = 15 double transpositions);
+    5d_a/5d_b also swapped (chi_(3,2)((12)) = +1 by the Murnaghan-Nakayama rule / Frobenius formula, so
+    the (1 at (12)) row belongs to (3,2)).  Both rejected; the first was not expressible before (sizes
+    were a module constant).
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
     G = group("S5")
@@ -1129,13 +1155,13 @@ def check_table_d1(st, p, ctx) -> Verdict:
     for ci, C in enumerate(G.classes):
         col[_T_CYCLES[_cycle_type(G.perms[int(C[0])])]] = ci
     sizes = tuple(int(G.class_sizes[col[c]]) for c in _T_CLASSES)
-    ev.add({"part": "class sizes", "computed": sizes}, sizes == _T_SIZES)
+    ev.add({"part": "sizes", "computed": sizes, "printed": tuple(st["sizes"])}, sizes == tuple(st["sizes"]))
     by_partition = {lab: i for i, lab in enumerate(G.labels)}  # labels are str(partition)
     for label, row in st["rows"].items():
         r = by_partition[str(st["labels"][label])]
         vals = np.array([tab[r, col[c]] for c in _T_CLASSES])
         integral = float(np.abs(vals - np.round(vals)).max()) < 1e-12
         computed = tuple(int(v) for v in np.round(vals))
-        ev.add({"row": label, "partition": str(st["labels"][label]), "printed": row, "computed": computed},
+        ev.add({"part": "rows", "row": label, "partition": str(st["labels"][label]), "printed": row, "computed": computed},
                integral and computed == tuple(row))
     return ev.verdict()
