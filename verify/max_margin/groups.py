@@ -68,9 +68,17 @@ def _coeff_vectors(G, coefs):
     id="thesis_ch7.representation_background", source=SOURCE, label="App. D.8", entry="D0",
     title="Real orthogonal irreps: homomorphism, Schur orthogonality, sum d^2 = |G|, K = #classes, FS indicator +1",
     lines=[(5222, 5291)],
-    printed={"extra": ()},
+    printed={"extra": (), "dim_power": 2, "schur_d_power": 1},
+    parts=[Part("homomorphism", "R(gh) = R(g)R(h), R(g) orthogonal (Def D.1, D.6)"),
+           Part("dims", "sum_n d_n^2 = |G| (Thm D.5)"),
+           Part("schur", "sum_g R(g)_ij R'(g)_kl = (|G|/d) delta_ik delta_jl delta_RR' (Prop D.7)"),
+           Part("characters", "irreducible characters orthonormal, #irreps = #classes (Thm D.8, D.9)"),
+           Part("real", "the irreps used are real (Frobenius-Schur indicator +1), the standing hypothesis")],
     mutants=[Mutant("Z3-rotation-as-irrep", "Z_3 with its 2-dim real rotation representation treated as a real irrep",
-                    {"extra": ("Z3",)})],
+                    {"extra": ("Z3",), "dim_power": 2, "schur_d_power": 1}),
+             Mutant("sum-d^3", "sum_n d_n^3 = |G|", {"extra": (), "dim_power": 3, "schur_d_power": 1}, origin="second-reader"),
+             Mutant("schur-|G|/d^2", "Schur norm |G|/d^2", {"extra": (), "dim_power": 2, "schur_d_power": 2},
+                    origin="second-reader")],
     expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
     params=[Param("groups", str, choices=("quick", "full"))],
     tiers={"quick": {"groups": "quick"}, "full": {"groups": "full"}},
@@ -102,7 +110,12 @@ def check_background(st, p, ctx) -> Verdict:
     Mutants
     -------
     Z_3 with the 2-dim rotation representation: Schur orthogonality fails (<R_00, R_11> |G| = 1.5) and
-    the indicator is 0.
+    the indicator is 0.  Second reader: sum d^3 = |G| (S3: 1 + 1 + 8 = 10 != 6) and Schur norm |G|/d^2
+    (S3 standard: sum_g R_00^2 = 3, not 1.5): both rejected; neither was expressible before (literals).
+
+    Notes
+    -----
+    Second reader: all parts asserted (textbook facts, confirmed); identities, no sharpness.
     """
     ev = Evidence("true", rigor=Rigor.FLOAT)
     for name in _groups(p) + tuple(st["extra"]):
@@ -110,14 +123,14 @@ def check_background(st, p, ctx) -> Verdict:
         hom = max(float(np.abs(R[:, None] @ R[None, :] - R[G.mul]).max()) for R in G.irreps)
         orth = max(float(np.abs(np.einsum("gji,gjk->gik", R, R) - np.eye(R.shape[1])).max()) for R in G.irreps)
         B, _own, d = basis_with_dims(G)
-        schur = float(np.abs(B @ B.T - np.diag(G.order / d)).max())
+        schur = float(np.abs(B @ B.T - np.diag(G.order / d ** st["schur_d_power"])).max())
         chi = G.characters()
         chorth = float(np.abs(chi @ chi.T / G.order - np.eye(len(chi))).max())
         fs = bool(K_abs(G).all())
         ok = hom <= 1e-10 and orth <= 1e-10 and schur <= 1e-9 and chorth <= 1e-10 and fs and \
-            sum(x * x for x in G.dims) == G.order and len(G.irreps) == len(G.classes)
+            sum(x ** st["dim_power"] for x in G.dims) == G.order and len(G.irreps) == len(G.classes)
         ev.add({"group": name, "homomorphism": hom, "orthogonal": orth, "Schur": schur, "characters": chorth,
-                "FS indicator +1": fs, "sum d^2": sum(x * x for x in G.dims), "|G|": G.order,
+                "FS indicator +1": fs, "sum d^k": sum(x ** st["dim_power"] for x in G.dims), "|G|": G.order,
                 "#irreps": len(G.irreps), "#classes": len(G.classes)}, ok)
     return ev.verdict()
 
@@ -132,8 +145,17 @@ def K_abs(G):
     id="thesis_ch7.lemma_D10", source=SOURCE, label="Lemma D.10", entry="D1",
     title="Basis vectors: orthogonal, norm |G|/d, class sums of R(a) are (|C| chi(C)/d) I",
     lines=[(5308, 5315)],
-    printed={"extra": ()},
-    mutants=[Mutant("Z3-rotation", "the lemma for Z_3 with its real rotation representation", {"extra": ("Z3",)})],
+    printed={"extra": (), "norm_d_power": 1, "classsum_d_power": 1},
+    parts=[Part("orthogonal", "(1) sum_a rho_i(a) rho_j(a) = 0 for i != j"),
+           Part("norm", "(2) sum_a rho_i(a)^2 = |G|/d_V"),
+           Part("offdiag", "(3) off-diagonal entries have zero class sums"),
+           Part("diag", "(4) diagonal entries of one irrep have equal class sums (= |C| chi(C)/d)")],
+    mutants=[Mutant("Z3-rotation", "the lemma for Z_3 with its real rotation representation",
+                    {"extra": ("Z3",), "norm_d_power": 1, "classsum_d_power": 1}),
+             Mutant("norm-|G|/d^2", "(2) with |G|/d^2", {"extra": (), "norm_d_power": 2, "classsum_d_power": 1},
+                    origin="second-reader"),
+             Mutant("classsum-|C|chi", "(4) with class sum |C| chi(C) (no 1/d)", {"extra": (), "norm_d_power": 1,
+                    "classsum_d_power": 0}, origin="second-reader")],
     expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
     params=[Param("groups", str, choices=("quick", "full")), Param("basis_changes", int, 0, 20)],
     tiers={"quick": {"groups": "quick", "basis_changes": 2}, "full": {"groups": "full", "basis_changes": 5}},
@@ -163,7 +185,13 @@ def check_lemma_d10(st, p, ctx) -> Verdict:
     Mutants
     -------
     Z_3 with its rotation representation (real irreducible, not absolutely irreducible): class sums
-    are rotations, not scalars, so (3)-(4) fail.
+    are rotations, not scalars, so (3)-(4) fail.  Second reader: norm |G|/d^2 (false for every d >= 2
+    irrep: Schur gives |G|/d) and class sum |C| chi(C) I (trace would be d |C| chi, not |C| chi): both
+    rejected on S3; not expressible before (literals).
+
+    Notes
+    -----
+    Second reader: all four parts asserted (confirmed); identities, no sharpness.
     """
     ev = Evidence("true", rigor=Rigor.FLOAT)
     rng = ctx.rng("basis")
@@ -178,9 +206,9 @@ def check_lemma_d10(st, p, ctx) -> Verdict:
                 for C in G.classes:
                     S = Rq[C].sum(axis=0)
                     chi = float(np.trace(Rq[C[0]]))
-                    worst = max(worst, float(np.abs(S - len(C) * chi / dd * np.eye(dd)).max()))
+                    worst = max(worst, float(np.abs(S - len(C) * chi / dd ** st["classsum_d_power"] * np.eye(dd)).max()))
                 gram = np.einsum("gij,gkl->ijkl", Rq, Rq).reshape(dd * dd, dd * dd)
-                worst = max(worst, float(np.abs(gram - G.order / dd * np.eye(dd * dd)).max()))
+                worst = max(worst, float(np.abs(gram - G.order / dd ** st["norm_d_power"] * np.eye(dd * dd)).max()))
         ev.add({"group": name, "max error (1)-(4)": worst}, worst <= 1e-10)
     return ev.verdict()
 
