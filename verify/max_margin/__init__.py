@@ -16,6 +16,8 @@ constructions, single-neuron maxima, games), kernels.training.quadratic_margin (
 """
 
 SOURCE = "thesis_ch7"
+#: every claim of every module has been audited under the verdict contract (second reader; docs/audit/thesis_ch7_*.md)
+CONTRACT_AUDITED = True
 SEED_FILE = "seeds/004_04714447523023d5.txt"
 CATALOG_FILE = "thesis_ch7_max_margin.md"
 CATALOG_ENTRIES = {

@@ -20,7 +20,7 @@ import numpy as np
 from kernels import margin as K
 from kernels.training.quadratic_margin import train_quadratic_margin
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from ._common import fourier_power, group, irrep_power
 
@@ -34,6 +34,9 @@ RUNS = {
 #: runs added at the gpu tier only when the CUDA twin is used (the paper's Z_71, m = 500, 40k steps; App. D.2)
 CUDA_RUNS = ((71, 500, 40000),)
 SEED = 0
+
+#: every claim of this module meets the verdict contract (second reader, see docs/audit/thesis_ch7_training.md)
+CONTRACT_AUDITED = True
 
 
 @cache
@@ -66,8 +69,21 @@ def _live(U, V, W, frac=1e-3):
     id="thesis_ch7.theorem_7_1_training", source=SOURCE, label="Theorem 7.1", entry="A1",
     title="GD with vanishing L_{2,3} regularization: normalized margin approaches gamma*, never exceeds it",
     lines=[(1416, 1420), (4780, 4819)],
-    printed={"may_exceed": False},
-    mutants=[Mutant("exceeds-gamma*", "for some lambda the trained normalized margin exceeds gamma*", {"may_exceed": True})],
+    printed={"may_exceed": False, "need_small_p": 0.999, "cap": 1 + 1e-9},
+    parts=[Part("approaches", "GD-trained networks approach gamma* (final gamma_t >= 0.999 gamma* on Z_5, Z_7; full: Z_11, "
+                "S3 >= 0.95)"),
+           Part("never_exceeds", "gamma_t <= gamma* along training (gamma* is a maximum)", inequality=True),
+           Part("theorem_7_1", "Thm 7.1: the margin of GLOBAL minimizers of L_lam tends to gamma* as lam -> 0", asserted=False,
+                reason="a cited theorem (Wei et al. 2019b); GD at fixed lam does not give global minimizers or the limit"),
+           Part("paper_scale", "the paper's runs (Z_71 m = 500, S4 m = 200, S5 m = 2000) approach gamma*", asserted=False,
+                reason="GPU-scale runs; no CUDA twin run here, only CPU-sized tasks")],
+    mutants=[Mutant("exceeds-gamma*", "for some lambda the trained normalized margin exceeds gamma*", {"may_exceed": True,
+                    "need_small_p": 0.999, "cap": 1 + 1e-9}),
+             Mutant("reaches-1.001", "final gamma_t >= 1.001 gamma* (impossible: gamma* is the maximum)",
+                    {"may_exceed": False, "need_small_p": 1.001, "cap": 1 + 1e-9}, origin="second-reader"),
+             Mutant("cap-1-1e-13", "gamma_t <= (1 - 1e-13) gamma* along training (sharpness 1 - 5.7e-15 at Z_5; Z_5 rejects it)",
+                    {"may_exceed": False, "need_small_p": 0.999, "cap": 1 - 1e-13}, near_boundary=True, part="never_exceeds",
+                    origin="second-reader")],
     expect=Status.REPRODUCED, rigor=Rigor.FLOAT, kind=Kind.EMPIRICAL, uses_backend=True,
     params=[Param("tier_runs", str, choices=("quick", "full", "gpu"))],
     tiers={"quick": {"tier_runs": "quick"}, "full": {"tier_runs": "full"}, "gpu": {"tier_runs": "gpu"}},
@@ -106,6 +122,16 @@ def check_theorem_7_1(st, p, ctx) -> Verdict:
     Mutants
     -------
     "The trained margin exceeds gamma* for some lambda": impossible (gamma* is a maximum); rejected.
+    Second reader: final margin >= 1.001 gamma* (provably false: gamma* is the maximum) and, near the
+    boundary, gamma_t <= (1 - 1e-13) gamma* (the Z_5 run reaches 1 - 5.7e-15): both rejected.
+
+    Notes
+    -----
+    Second reader: the "reproduced" criterion (>= 0.999 gamma*, never above) is stricter than the
+    paper's words ("approaches what we have predicted", Figs 7.1c, 7.5b, 7.6a) and was fixed in the
+    catalog before the runs; but it is tested at CPU scale only (Z_5, Z_7 quick), so the paper-scale
+    part is not asserted, nor Thm 7.1 itself (cited, about global minimizers).  Empirical: status
+    reproduced for the asserted parts.
     """
     ev = Evidence("true", rigor=Rigor.FLOAT)
     series = []
@@ -113,14 +139,16 @@ def check_theorem_7_1(st, p, ctx) -> Verdict:
     if p["tier_runs"] == "gpu" and ctx.backend == "cuda":
         cyc += list(CUDA_RUNS)
     runs = [(f"Z{q}", cyclic_run(q, m, steps, backend=ctx.backend if q >= 23 else "cpu"), K.cyclic_gamma(q),
-             0.999 if q < 23 else 0.99) for q, m, steps in cyc]
+             st["need_small_p"] if q < 23 else 0.99) for q, m, steps in cyc]
     runs += [(name, group_run(name, m, steps), K.group_gamma(group(name).dims), 0.95)
              for name, m, steps in RUNS[p["tier_runs"]]["group"]]
     for name, r, gam, need in runs:
         ratio = r.normalized_margin / gam
         top = float(np.nanmax(ratio))
-        exceeded = top > 1 + 1e-9
-        ev.add({"task": name, "max over training of gamma_t/gamma*": top}, exceeded == st["may_exceed"])
+        exceeded = top > st["cap"]
+        case = {"task": name, "max over training of gamma_t/gamma*": top}
+        ev.add(case, exceeded == st["may_exceed"])
+        ev.sharpness(case, top, part="never_exceeds")
         if not st["may_exceed"]:
             ev.add({"task": name, "final gamma/gamma*": float(ratio[-1]), "required": need, "diverged_at": r.diverged_at},
                    float(ratio[-1]) >= need and r.diverged_at < 0)
@@ -134,8 +162,15 @@ def check_theorem_7_1(st, p, ctx) -> Verdict:
     id="thesis_ch7.training_features", source=SOURCE, label="App. D.2 experiments", entry="F",
     title="Trained nets: every neuron single-frequency (max normalized Fourier power ~1), all frequencies used",
     lines=[(4780, 4819)],
-    printed={"at": "end"},
-    mutants=[Mutant("at-initialization", "the same concentration already holds at initialization", {"at": "init"})],
+    printed={"at": "end", "power": 0.99},
+    parts=[Part("single_frequency", "every (live) neuron's max normalized Fourier power is 'almost exactly 1' (>= 0.99)"),
+           Part("all_used", "every frequency 1..(p-1)/2 (every non-trivial irrep of S3, full tier) is some neuron's dominant one"),
+           Part("close_to_uniform", "the distribution of neurons over frequencies is 'close to uniform' (Fig. D.1)", asserted=False,
+                reason="no threshold in the thesis; per-frequency counts are recorded in the case, not judged"),
+           Part("paper_scale", "Z_71 m = 500, S4 m = 200, S5 m = 2000 (Figs 7.4c, 7.6, D.2, D.3)", asserted=False,
+                reason="GPU-scale runs; only CPU-sized tasks run here")],
+    mutants=[Mutant("at-initialization", "the same concentration already holds at initialization", {"at": "init", "power": 0.99}),
+             ],
     expect=Status.REPRODUCED, rigor=Rigor.FLOAT, kind=Kind.EMPIRICAL,
     params=[Param("tier_runs", str, choices=("quick", "full", "gpu"))],
     tiers={"quick": {"tier_runs": "quick"}, "full": {"tier_runs": "full"}, "gpu": {"tier_runs": "full"}},
@@ -168,7 +203,16 @@ def check_training_features(st, p, ctx) -> Verdict:
 
     Mutants
     -------
-    The same test at initialization (Gaussian weights): power is spread over all frequencies.
+    The same test at initialization (Gaussian weights): power is spread over all frequencies.  Second
+    reader: no new false variant -- a guessed one (power >= 1 - 1e-9) turned out TRUE on the quick runs
+    (min max-power 1.0 to print precision), so it is not a mutant; the runs are cleaner than "almost
+    exactly 1".
+
+    Notes
+    -----
+    Second reader: the 0.99 threshold reads "almost exactly 1"; "close to uniform" (Fig. D.1) was a
+    weaker reading before (only "every frequency used" was tested) and is now declared unasserted.
+    Empirical: status reproduced for the asserted parts at CPU scale.
     """
     ev = Evidence("true", rigor=Rigor.FLOAT)
     heat = None
@@ -182,7 +226,7 @@ def check_training_features(st, p, ctx) -> Verdict:
         dom = {int(j) for j in pw[2][:, 1:].argmax(axis=1) + 1}
         counts = np.bincount(pw[2][:, 1:].argmax(axis=1), minlength=(q - 1) // 2).tolist()
         ev.add({"task": f"Z{q}", "live neurons": int(live.sum()), "min max-power": conc, "frequency counts": counts},
-               conc >= 0.99 and dom == set(range(1, (q - 1) // 2 + 1)))
+               conc >= st["power"] and dom == set(range(1, (q - 1) // 2 + 1)))
         order = np.argsort(pw[2][:, 1:].argmax(axis=1), kind="stable")
         heat = (q, pw[2][order][:, 1:])
     for name, m, steps in RUNS[p["tier_runs"]]["group"]:
@@ -195,7 +239,7 @@ def check_training_features(st, p, ctx) -> Verdict:
         conc = float(min(P[:, 1:].max(axis=1).min() for P in pw))
         dom = {int(j) for j in pw[2][:, 1:].argmax(axis=1) + 1}
         ev.add({"task": name, "live neurons": int(live.sum()), "min max-irrep-power": conc,
-                "irreps used": sorted(G.labels[j] for j in dom)}, conc >= 0.99 and dom == set(range(1, len(G.irreps))))
+                "irreps used": sorted(G.labels[j] for j in dom)}, conc >= st["power"] and dom == set(range(1, len(G.irreps))))
     if heat is not None:
         q, H = heat
         ev.plots.append({"kind": "heatmap", "title": f"Per-neuron Fourier power of w after training (Z_{q})",
@@ -209,8 +253,13 @@ def check_training_features(st, p, ctx) -> Verdict:
     id="thesis_ch7.regularized_exact_cyclic", source=SOURCE, label="Theorem 7.1 (derived X3)", entry="X3", derived=True,
     title="Z_p (odd p): L_lam >= log(1 + (p-1) e^{-gamma* C}) + lam C; GD reaches it and gamma* to 1e-9",
     lines=[(1416, 1420), (5071, 5110)],
-    printed={"count": lambda q: q - 1},
-    mutants=[Mutant("count-p", "the Jensen bound with p instead of p - 1 wrong labels", {"count": lambda q: q})],
+    printed={"count": lambda q: q - 1, "scale": 1.0},
+    parts=[Part("bound", "mean CE >= log(1 + (p-1) exp(-gamma* C)) for every theta", inequality=True),
+           Part("attained", "GD reaches the bound (relative gap <= 1e-8) and gamma/gamma* >= 1 - 1e-9")],
+    mutants=[Mutant("count-p", "the Jensen bound with p instead of p - 1 wrong labels", {"count": lambda q: q, "scale": 1.0}),
+             Mutant("bound-x(1+1e-6)", "mean CE >= (1 + 1e-6) log(1 + (p-1) exp(-gamma* C)) (sharpness 1 - O(1e-9) "
+                    "at the trained Z_5, Z_7 runs, which reject it)", {"count": lambda q: q - 1, "scale": 1 + 1e-6},
+                    near_boundary=True, part="bound", origin="second-reader")],
     expect=Status.CONFIRMED, rigor=Rigor.FLOAT,
     params=[Param("tier_runs", str, choices=("quick", "full", "gpu")), Param("random_nets", int, 1, 500)],
     tiers={"quick": {"tier_runs": "quick", "random_nets": 20}, "full": {"tier_runs": "full", "random_nets": 100},
@@ -244,7 +293,15 @@ def check_regularized_exact(st, p, ctx) -> Verdict:
 
     Mutants
     -------
-    count = p (one label too many): the bound exceeds the trained networks' loss.
+    count = p (one label too many): the bound exceeds the trained networks' loss.  Second reader,
+    near-boundary: the bound x (1 + 1e-6): the trained runs sit within 1e-8 of the bound, so it fails
+    there; rejected.
+
+    Notes
+    -----
+    Second reader: both parts asserted (confirmed; derived, not in the thesis).  Sharpness of "bound"
+    (a lower bound: bound / CE): the trained networks (the extremal case: max-margin networks attain
+    equality) give ~1 - 1e-9; random Gaussian nets are far (recorded too).
     """
     ev = Evidence("true", rigor=Rigor.FLOAT)
     rng = ctx.rng("random")
@@ -263,8 +320,9 @@ def check_regularized_exact(st, p, ctx) -> Verdict:
         for i in range(p["random_nets"]):
             U, V, W = rng.standard_normal((3, int(rng.integers(1, 9)), q)) * rng.uniform(0.1, 2)
             C = float(K.neuron_costs(U, V, W).sum())
-            bound = math.log1p(st["count"](q) * math.exp(-gam * C))
+            bound = st["scale"] * math.log1p(st["count"](q) * math.exp(-gam * C))
             loss = ce(U, V, W, mul)
+            ev.sharpness({"p": q, "random net": i}, bound / loss, part="bound")
             if loss < bound * (1 - 1e-12):
                 ev.add({"p": q, "random net": i, "CE": loss, "bound": bound}, False)
                 break
@@ -273,8 +331,9 @@ def check_regularized_exact(st, p, ctx) -> Verdict:
         r = cyclic_run(q, m, steps)
         C = float(K.neuron_costs(r.U, r.V, r.W).sum())
         loss = ce(r.U, r.V, r.W, mul)
-        bound = math.log1p(st["count"](q) * math.exp(-gam * C))
+        bound = st["scale"] * math.log1p(st["count"](q) * math.exp(-gam * C))
         ratio = float(r.normalized_margin[-1] / gam)
+        ev.sharpness({"p": q, "trained": True}, bound / loss, part="bound")
         ev.add({"p": q, "trained CE": loss, "bound": bound, "relative gap": (loss - bound) / bound, "gamma/gamma*": ratio},
                loss >= bound * (1 - 1e-12) and (loss - bound) <= 1e-8 * bound and ratio >= 1 - 1e-9)
     return ev.verdict(seed=SEED)
