@@ -8,7 +8,8 @@ Constructions are executed (kernels.retrieval_constructions); the statements who
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from fractions import Fraction
 from math import ceil, log, pi, sqrt
 
@@ -23,7 +24,7 @@ from kernels.retrieval_constructions import (
     rnn_exact_retrieval,
 )
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 
 _MECH = {"expect": Status.MECHANISM, "rigor": Rigor.MECHANISM, "kind": Kind.MECHANISM}
@@ -335,8 +336,40 @@ def check_lemma_22(st: WidthScaling, p, ctx) -> Verdict:
 
 @dataclass(frozen=True)
 class TransitionFacts:
-    range_bound: str = "R"  # |h + 2 x sigma(z - 1/2)| <= R (printed) or sqrt(2) R (corrected)
-    st_factor: float = 1.0  # |z - ST_b(z)| <= st_factor * b
+    range_coef_sq: Fraction = Fraction(4)  # (max_box |h + 2x sigma(z - 1/2)|)^2 <= range_coef_sq * R^(2 range_power)
+    range_power: int = 2  # statement (Lemma 42's hypothesis |f| <= L R, L = 2R): 4 R^4; proof step "<= R": 1, 1
+    lip_coef_sq: Fraction = Fraction(4)  # f is L-Lipschitz on the box with L^2 = lip_coef_sq R^2 (L = 2R)
+    st_factor: Fraction = Fraction(1)  # |z - ST_b(z)| <= st_factor * b
+
+
+def _p26_box_max(rh, rx):
+    r = lambda v: max(v, 0)  # noqa: E731
+    return max(abs(h + 2 * x * r(zz - Fraction(1, 2))) for h in (-rh, rh) for x in (-rx, rx) for zz in (-1, 1))
+
+
+@lru_cache(maxsize=8)
+def _p26_search_points(range_power: int, seed: int):
+    """Adversarial points of the sharpness search (the argmax does not depend on the coefficients, only on the
+    power of R): seeded multi-start L-BFGS-B over (r^h, r^x) in [0, 50]^2, rounded to rationals."""
+    from verify.sharpness import maximize_continuous
+
+    def range_ratio(v):
+        rh, rx = float(abs(v[0])), float(abs(v[1]))
+        return (rh + rx) / sqrt((1 + rh * rh + rx * rx) ** range_power)
+
+    def lip_ratio(v):
+        rh, rx = float(abs(v[0])), float(abs(v[1]))
+        return sqrt((2 + 4 * rx * rx) / (1 + rh * rh + rx * rx))
+
+    box = [(0.0, 50.0), (0.0, 50.0)]
+    out = []
+    for fn, starts in ((range_ratio, [(0.7, 0.7), (50, 50)]), (lip_ratio, [(0, 50)])):
+        res = maximize_continuous(fn, box, seed=seed, restarts=2, starts=starts, maxiter=100)
+        out.append(tuple(Fraction(round(float(abs(c)), 4)).limit_denominator(10**4) for c in res.x))
+    return tuple(out)
+
+
+_P26_STATEMENT = TransitionFacts()
 
 
 @claim(
@@ -346,10 +379,45 @@ class TransitionFacts:
     entry="E29",
     title="Soft thresholds give exact zeros; Lemma 24's range bound |h + 2x sigma(z-1/2)| <= R fails (<= sqrt2 R holds)",
     lines=[(1418, 1628)],
-    printed=TransitionFacts(),
-    corrected=TransitionFacts(range_bound="sqrt2R"),
-    mutants=[Mutant("ST-error-b/2", "soft-threshold error |z - ST_b(z)| <= b/2", TransitionFacts(range_bound="sqrt2R", st_factor=0.5))],
-    expect=Status.ERRATUM,
+    printed=_P26_STATEMENT,
+    proof_step=replace(_P26_STATEMENT, range_coef_sq=Fraction(1), range_power=1),
+    corrected=replace(_P26_STATEMENT, range_coef_sq=Fraction(2), range_power=1),
+    parts=[
+        Part("st_zero", "ST_b(z) = sigma(z - b) - sigma(-z - b) = 0 for |z| <= b (the exact zeros of Prop. 26 (2))"),
+        Part("st_error", "|z - ST_b(z)| <= b", inequality=True),
+        Part("identity", "sigma(z) - sigma(-z) = z (Lemma 23's identity part)"),
+        Part("lemma42_range", "Lemma 24's target f(h, x, z) = h + 2 x sigma(z - 1/2) on |h| <= r^h, |x| <= r^x, |z| <= 1 "
+             "meets Lemma 42's |f| <= L R with L = 2R, R = sqrt(1 + (r^x)^2 + (r^h)^2) (proof step as printed: |f| <= R)",
+             inequality=True),
+        Part("lemma42_lipschitz", "f is 2R-Lipschitz on the box (Lemma 24's proof)", inequality=True),
+        Part("lemma24_width_norms", "Lemma 24: m = O(R^6 (log(R/eps)/eps)^3), ||a||_2 = O(R (log(R/eps)/eps)^2/sqrt m), "
+             "||W||_{2,inf} <= 1, ||b||_inf <= 1", asserted=False,
+             reason="existential with the unspecified absolute constants of Lemma 42 (Bach 2017, cited, not re-proved); "
+                    "what Lemma 24 adds - that f meets Lemma 42's hypotheses - is the parts lemma42_range and lemma42_lipschitz"),
+        Part("prop26_network", "Proposition 26: a 4-layer network with f(h, z)_l ~ x_{t_l} if t_l = 1, = 0 exactly else, "
+             "weights poly(r_x, D_e, 1/eps)", asserted=False,
+             reason="poly(.) with unspecified degree; the exact-zero mechanism is st_zero, the chain is executed by "
+                    "seed002.corollary_27"),
+    ],
+    mutants=[
+        Mutant("ST-error-b/2", "soft-threshold error |z - ST_b(z)| <= b/2", replace(_P26_STATEMENT, st_factor=Fraction(1, 2))),
+        Mutant("ST-error-x0.99", "|z - ST_b(z)| <= 0.99 b: the error is exactly b for |z| >= b (sharpness 1)",
+               replace(_P26_STATEMENT, st_factor=Fraction(99, 100)), near_boundary=True, part="st_error",
+               origin="second-reader"),
+        Mutant("range-x0.96-of-sharp", "|f| <= 0.98 * 2R^2/sqrt(8) (squares: 0.48 R^4): the box maximum r^h + r^x against "
+               "2R^2 peaks at 1/sqrt(8) = 0.3536 at r^h = r^x = 1/sqrt 2 (search point 0.7071): rejected there",
+               replace(_P26_STATEMENT, range_coef_sq=Fraction(48, 100)), near_boundary=True, part="lemma42_range",
+               origin="second-reader"),
+        Mutant("corrected-range-x0.98", "proof step corrected to |f| <= 0.98 sqrt2 R: (r^h + r^x)/(sqrt2 R) -> 1 as "
+               "r^h = r^x -> infinity (0.9998 at 50): rejected at r^h = r^x = 50",
+               replace(_P26_STATEMENT, range_coef_sq=Fraction(2) * Fraction(98, 100) ** 2, range_power=1),
+               near_boundary=True, part="lemma42_range", origin="second-reader"),
+        Mutant("lipschitz-x0.99", "f is 0.99 * 2R-Lipschitz: sqrt(2 + 4 r_x^2)/(2R) -> 1 at r^h = 0, r^x -> infinity "
+               "(0.9998 at r^x = 50): rejected there", replace(_P26_STATEMENT, lip_coef_sq=4 * Fraction(99, 100) ** 2),
+               near_boundary=True, part="lemma42_lipschitz", origin="second-reader"),
+    ],
+    expect=Status.PROOF_GAP,
+    severity=Severity.TYPO,
     rigor=Rigor.EXACT,
 )
 def check_proposition_26(st: TransitionFacts, p, ctx) -> Verdict:
@@ -358,31 +426,53 @@ def check_proposition_26(st: TransitionFacts, p, ctx) -> Verdict:
     Statement
     ---------
     Soft threshold ST_b(z) = sigma(z - b) - sigma(-z - b) is 0 for |z| <= b and |z - ST_b(z)| <= b (exact zeros
-    of Proposition 26 (2)); identity layers sigma(z) - sigma(-z) = z (Lemma 23).  Lemma 24's proof: the target
-    (h, x, z) -> h + 2 x sigma(z - 1/2) on |h| <= r^h, |x| <= r^x, |z| <= 1 "is 2R-Lipschitz and bounded by R",
-    R = sqrt(1 + (r^x)^2 + (r^h)^2) [OCR? reading of R].
-    ERRATUM (proof step): the maximum of |h + 2 x sigma(z - 1/2)| on the box is r^h + r^x (at z = 1), which
-    exceeds R when 2 r^h r^x > 1 (witness r^h = r^x = 1: 2 > sqrt 3).  Corrected: |.| <= r^h + r^x <= sqrt(2) R,
-    which is still <= L R = 2 R^2 as Lemma 42 requires, so Lemma 24's conclusion is unaffected.
+    of Proposition 26 (2)); identity layers sigma(z) - sigma(-z) = z (Lemma 23).  Lemma 24 (lines 1483-1497):
+    h + 2 x sigma(z - 1/2) is eps-approximated on |h| <= r^h, |x| <= r^x, |z| <= 1 by a ReLU net of width
+    O(R^6 (log(R/eps)/eps)^3), R = sqrt(1 + (r^x)^2 + (r^h)^2); its proof: the target "is 2R-Lipschitz and
+    |h + 2x sigma(z - 1/2)| <= R", then Lemma 42 (line 2428: needs |f| <= L R and L-Lipschitz on the radius-R ball).
+    PROOF-GAP (second reader; was filed as an erratum): the maximum of |h + 2x sigma(z - 1/2)| on the box is
+    r^h + r^x (at z = 1), which exceeds R when 2 r^h r^x > 1 (witness r^h = r^x = 1: 2 > sqrt 3; the check's first, r^h = 1/4, r^x = 9/4: 25/4 > 49/8).  That is a step
+    of the proof, not the statement: Lemma 42 only needs |f| <= L R = 2R^2, and r^h + r^x <= sqrt2 R <= 2R^2
+    (R >= 1), so Lemma 24's conclusion holds by the same argument (the box lies in the radius-R ball; f extends
+    off the box with the same bound and Lipschitz constant by clipping).  Severity typo: a slip the rest of the
+    proof does not use, silently corrected; no downstream claim changes.
+
+    Correction
+    ----------
+    Lemma 24's proof: |h + 2x sigma(z - 1/2)| <= r^h + r^x <= sqrt(2) R (not <= R), which is <= L R = 2R^2 as
+    Lemma 42 requires; the conclusion and constants of Lemma 24 are unchanged.
 
     Source
     ------
-    Seed 002, Lemmas 23-25 and Proposition 26, lines 1418-1628 (Lemma 24: lines 1483-1499).
+    Seed 002, Lemmas 23-25 and Proposition 26, lines 1418-1628 (Lemma 24: lines 1483-1499; Lemma 42: 2428-2440).
 
     Checkable form
     --------------
     Exact rationals: ST_b on a grid of rational z, b (zero region and error bound); sigma(z) - sigma(-z) = z;
-    the exact box maximum of |h + 2x sigma(z - 1/2)| (attained at a vertex: r^h + r^x) against R, via squares
-    (r^h + r^x)^2 <= c R^2 with c = 1 (printed) or 2 (corrected), on (r^h, r^x) in {0, 1/4, ..., 4}^2; the
-    Lipschitz bound sqrt(2 + 4 (r^x)^2) <= 2R likewise via squares.
+    the exact box maximum of |h + 2x sigma(z - 1/2)| (attained at a vertex: r^h + r^x) against the bound, via
+    squares (r^h + r^x)^2 <= range_coef_sq R^(2 range_power) (statement, Lemma 42's need: 4 R^4; proof step as
+    printed: R^2; corrected step: 2 R^2), on (r^h, r^x) in {0, 1/4, ..., 4}^2 plus the points of the sharpness
+    search (rounded to rationals); the Lipschitz bound sup |grad f|^2 = 2 + 4 (r^x)^2 <= lip_coef_sq R^2 likewise.
 
     Exactness
     ---------
-    Exact (Fractions).
+    Exact (Fractions); the sharpness search runs in float64 and its points are re-checked exactly.
 
     Mutants
     -------
-    ST-error-b/2: |z - ST_b(z)| = b for |z| >= b.
+    ST-error-b/2, ST-error-x0.99: |z - ST_b(z)| = b exactly for |z| >= b.  range-x0.96-of-sharp: at
+    r^h = r^x = 0.7071, (r^h + r^x)^2 = 2.0000 > 0.48 R^4 = 0.48 * 4 = 1.92.  corrected-range-x0.98: at
+    r^h = r^x = 50, 100^2 = 10^4 > 2 * 0.9604 * 5001 = 9605.9.  lipschitz-x0.99: at r^h = 0, r^x = 50,
+    2 + 10^4 > 4 * 0.9801 * 2501 = 9804.9.
+
+    Notes
+    -----
+    Sharpness (values, not squares): a seeded multi-start L-BFGS-B search (verify.sharpness.maximize_continuous)
+    over (r^h, r^x) in [0, 50]^2 per inequality part.  lemma42_range (|f| <= 2R^2): 0.3536 = 1/sqrt 8 at
+    r^h = r^x = 1/sqrt 2 (exact optimum: (a + b)^2 <= 2(a^2 + b^2) and t^2/(1 + 2t^2)^2 peaks at t^2 = 1/2) - the
+    bound Lemma 42 needs is loose by ~2.8x, fine since only its order enters.  Corrected step (|f| <= sqrt2 R):
+    sup 1, approached as r^h = r^x -> infinity (0.9998 at 50).  lemma42_lipschitz: sup 1 as r^x -> infinity
+    (0.9998 at r^x = 50).  st_error: exactly 1.
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
 
@@ -395,17 +485,22 @@ def check_proposition_26(st: TransitionFacts, p, ctx) -> Verdict:
             z = Fraction(zn, 4)
             stz = r(z - b) - r(-z - b)
             if abs(z) <= b:
-                ev.add({"b": b, "z": z, "part": "ST_b(z) = 0 on |z| <= b"}, abs(stz), 0)
-            ev.add({"b": b, "z": z, "part": "|z - ST_b(z)| <= b"}, abs(z - stz), st.st_factor * b)
-            ev.add({"z": z, "part": "sigma(z) - sigma(-z) = z"}, r(z) - r(-z), z, relation="eq")
-    c = 1 if st.range_bound == "R" else 2
-    for a in range(17):
-        for bb in range(17):
-            rh, rx = Fraction(a, 4), Fraction(bb, 4)
-            R2 = 1 + rh**2 + rx**2
-            box_max = max(abs(h + 2 * x * r(zz - Fraction(1, 2))) for h in (-rh, rh) for x in (-rx, rx) for zz in (-1, 1))
-            ev.add({"r_h": rh, "r_x": rx, "part": f"(max |h + 2x sigma(z-1/2)|)^2 <= {c} R^2"}, box_max**2, c * R2)
-            ev.add({"r_h": rh, "r_x": rx, "part": "Lipschitz^2 2 + 4 r_x^2 <= (2R)^2"}, 2 + 4 * rx**2, 4 * R2)
+                ev.add({"b": b, "z": z, "part": "st_zero"}, stz, 0, relation="eq")
+            ev.add({"b": b, "z": z}, abs(z - stz), st.st_factor * b, part="st_error")
+            ev.add({"z": z, "part": "identity"}, r(z) - r(-z), z, relation="eq")
+
+    extra = list(_p26_search_points(st.range_power, ctx.seed("sharpness")))
+    grid = [(Fraction(a, 4), Fraction(bb, 4)) for a in range(17) for bb in range(17)]
+    for rh, rx in grid + extra + [(Fraction(50), Fraction(50)), (Fraction(0), Fraction(50))]:
+        R2 = 1 + rh**2 + rx**2
+        box_max = _p26_box_max(rh, rx)
+        case = {"r_h": rh, "r_x": rx}
+        rhs = st.range_coef_sq * R2**st.range_power
+        ev.add(case, box_max**2, rhs, part="lemma42_range")
+        ev.sharpness(case, sqrt(float(box_max**2 / rhs)), part="lemma42_range")
+        lip_rhs = st.lip_coef_sq * R2
+        ev.add(case, 2 + 4 * rx**2, lip_rhs, part="lemma42_lipschitz")
+        ev.sharpness(case, sqrt(float((2 + 4 * rx**2) / lip_rhs)), part="lemma42_lipschitz")
     return ev.verdict()
 
 
