@@ -20,7 +20,7 @@ from scipy.stats import chi2
 from kernels.qstr import gaussian_norm_moment
 from kernels.retrieval_constructions import two_layer
 
-from ..registry import Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 
 # ---------------------------------------------------------------------------------------------
@@ -377,8 +377,60 @@ def check_corollary_19(st: Setting, p, ctx) -> Verdict:
 
 @dataclass(frozen=True)
 class TailBound:
-    denom_factor: float = 2 * e  # P(||x|| >= r) <= exp(-r^2 / (denom_factor C_x d))
-    r_min_sq_over_ed: float = 0.0  # the bound is claimed for r^2 >= r_min_sq_over_ed * C_x e d
+    denom_factor: float = 2 * e  # P(||x|| >= r) <= m N exp(-r^2 / (denom_factor C_x d))
+    r_min_sq_over_ed: float = 0.0  # the bound is claimed for r^2 >= r_min_sq_over_ed * C_x e d (printed: any r > 0)
+    rx_coef: float = 3.0  # r_x = sqrt(rx_coef C_x e d log(nN))
+    union_exponent: float = 0.5  # ... then P(max ||x|| >= r_x) <= union_factor (nN)^{-union_exponent}
+    union_factor: float = 1.0
+
+
+def _gaussian_moment_ratio(d: int, C_x: float) -> float:
+    """max over r >= 1 (grid 1..2000, geometric) of E[||x||^r]^{1/r} / sqrt(C_x d r) for x ~ N(0, I_d):
+    Assumption 1 holds with this C_x iff the value is <= 1 (the ratio decreases like sqrt(1/(e d)) for large r)."""
+    from math import lgamma
+
+    best = 0.0
+    for r in np.geomspace(1.0, 2000.0, 400):
+        logm = (r / 2) * log(2.0) + lgamma((d + r) / 2) - lgamma(d / 2)
+        best = max(best, exp(logm / r) / sqrt(C_x * d * r))
+    return best
+
+
+def _two_point_moment_ratio(d: int, C_x: float, rho: float, pi: float) -> float:
+    """max over r >= 1 of E[||x||^r]^{1/r} / sqrt(C_x d r) for ||x|| = rho w.p. pi, else 0 (any direction).
+    The maximum of (pi^{1/r} rho)^2 / (C_x d r) over r > 0 is at r = -log(pi) (log-concavity), clipped to r >= 1."""
+    r_star = max(1.0, -log(pi))
+    best = 0.0
+    for r in sorted({1.0, r_star, *np.geomspace(1.0, 4000.0, 200)}):
+        best = max(best, pi ** (1 / r) * rho / sqrt(C_x * d * r))
+    return best
+
+
+def _lemma_12_hypotheses(case) -> list[str]:
+    """The printed hypotheses of Lemma 12: m >= 1 prompts of N >= 1 tokens in R^d under Assumption 1 with the
+    case's C_x (the token-norm moment bound E[||x||^r]^{1/r} <= sqrt(C_x d r) for all r >= 1; y = 0 meets the
+    y-part), and r_x > 0 ("for any r_x > 0")."""
+    out = []
+    d, m, N = int(case["d"]), int(case.get("m", 1)), int(case.get("N", 1))
+    C_x, r = float(case["C_x"]), float(case["r"])
+    if d < 1 or m < 1 or N < 1:
+        out.append("d, m, N >= 1")
+    if not C_x > 0:
+        out.append("C_x > 0")
+    if not r > 0:
+        out.append("r_x > 0")
+    if case.get("dist") == "gaussian":
+        if _gaussian_moment_ratio(d, C_x) > 1:
+            out.append("Assumption 1: E[||x||^r]^{1/r} <= sqrt(C_x d r) for all r >= 1 (Gaussian tokens)")
+    elif case.get("dist") == "two-point":
+        if _two_point_moment_ratio(d, C_x, float(case["rho"]), float(case["pi"])) > 1:
+            out.append("Assumption 1: E[||x||^r]^{1/r} <= sqrt(C_x d r) for all r >= 1 (two-point norm)")
+    else:
+        out.append("token distribution named in the case")
+    return out
+
+
+_L12_PRINTED = TailBound()
 
 
 @claim(
@@ -388,11 +440,34 @@ class TailBound:
     entry="E13",
     title="P(||x|| >= r) <= exp(-r^2/(2 C_x e d)); union bound over m N tokens",
     lines=[(746, 775)],
-    printed=TailBound(),
-    corrected=TailBound(r_min_sq_over_ed=1.0),
-    mutants=[Mutant("exponent-r^2/d", "exp(-r^2/(C_x d)) (factors 2e dropped), in the corrected range",
-                    TailBound(denom_factor=1.0, r_min_sq_over_ed=1.0))],
+    printed=_L12_PRINTED,
+    corrected=replace(_L12_PRINTED, r_min_sq_over_ed=1.0),
+    parts=[
+        Part("tail", "for any r_x > 0: P(max_{i<=m, j<=N} ||x_j^(i)|| >= r_x) <= m N exp(-r_x^2/(2 C_x e d))",
+             inequality=True),
+        Part("union_at_r_x", "for r_x = sqrt(3 C_x e d log(nN)) (m = n): P(max ||x_j^(i)|| >= r_x) <= sqrt(1/(nN))",
+             inequality=True),
+    ],
+    mutants=[
+        Mutant("exponent-r^2/d", "exp(-r^2/(C_x d)) (factors 2e dropped), in the corrected range",
+               replace(_L12_PRINTED, denom_factor=1.0, r_min_sq_over_ed=1.0)),
+        Mutant("tail-denominator-x0.99", "corrected tail with 2e -> 0.99 * 2e (exp(-r^2/(1.98 e C_x d))); sharpness of the "
+               "corrected tail is 1 - 1e-9 (two-point norm, t = r^2/(C_x e d) = 1..40): rejected there (ratio "
+               "exp(0.01 t / 1.98) > 1)", replace(_L12_PRINTED, r_min_sq_over_ed=1.0, denom_factor=0.99 * 2 * e),
+               near_boundary=True, part="tail", origin="second-reader"),
+        Mutant("union-x0.99", "sqrt(1/(nN)) -> 0.99 sqrt(1/(nN)); the disjoint two-point instance attains (1 - 1e-9) "
+               "sqrt(1/(nN)) (n N = 1000)", replace(_L12_PRINTED, r_min_sq_over_ed=1.0, union_factor=0.99),
+               near_boundary=True, part="union_at_r_x", origin="second-reader"),
+        Mutant("union-exponent-0.6", "(nN)^{-0.6} instead of (nN)^{-1/2}: the disjoint two-point instance has probability "
+               "(1 - 1e-9)(nN)^{-1/2}", replace(_L12_PRINTED, r_min_sq_over_ed=1.0, union_exponent=0.6),
+               origin="second-reader"),
+        Mutant("r_x-coef-2", "r_x = sqrt(2 C_x e d log(nN)) with the same sqrt(1/(nN)): at that radius the two-point instance "
+               "reaches nN (nN)^{-1} = 1 > (nN)^{-1/2}", replace(_L12_PRINTED, r_min_sq_over_ed=1.0, rx_coef=2.0),
+               origin="second-reader"),
+    ],
     expect=Status.ERRATUM,
+    severity=Severity.CONSTANT,
+    hypotheses=_lemma_12_hypotheses,
     rigor=Rigor.FLOAT,
 )
 def check_lemma_12(st: TailBound, p, ctx) -> Verdict:
@@ -403,38 +478,83 @@ def check_lemma_12(st: TailBound, p, ctx) -> Verdict:
     Under Assumption 1, "for any r_x > 0", P(max_{i<=m, j<=N} ||x_j^(i)|| >= r_x) <= m N exp(-r_x^2/(2 C_x e d));
     with r_x = sqrt(3 C_x e d log(nN)) and m = n this is <= (nN)^{-1/2}.
     ERRATUM: the proof applies Markov with p = r_x^2/(C_x e d), but Assumption 1 only covers moments p >= 1; for
-    r_x^2 < C_x e d the bound fails (witness: d = 5, m = N = 1, r_x = 0.56, Gaussian tokens with C_x = 1:
-    tail 0.9974 > 0.9886).  Corrected: the bound holds for r_x >= sqrt(C_x e d), which includes the r_x used
-    (3 log(nN) >= 1 as soon as nN >= 2).
+    r_x^2 < C_x e d the bound fails (witness: d = 5, m = N = 1, r_x = 0.559, Gaussian tokens with C_x = 1:
+    tail 0.9974 > 0.9886).  Second reader: the witness meets every printed hypothesis - m = N = 1 prompts, r_x > 0,
+    and N(0, I_5) satisfies Assumption 1 with C_x = 1 (max_{r >= 1} E[||x||^r]^{1/r}/sqrt(5 r) = 0.952, at r = 1;
+    the validator ``_lemma_12_hypotheses`` recomputes it); y = 0 meets the y-part.  So the statement, not only
+    the proof, is false: an erratum.  Severity constant (the range of r_x is wrong; the form survives, and the
+    "in particular" r_x = sqrt(3 C_x e d log(nN)) lies in the corrected range as soon as nN >= 2, so no
+    downstream result changes).
+
+    Correction
+    ----------
+    The tail bound holds for r_x >= sqrt(C_x e d) (Markov with p = r_x^2/(C_x e d) >= 1), which contains the
+    r_x = sqrt(3 C_x e d log(nN)) used afterwards whenever nN >= 2; it is then attained (see Notes).
 
     Source
     ------
-    Seed 002, Lemma 12, lines 746-775.
+    Seed 002, Lemma 12, lines 746-775 (Assumption 1: line 175).
 
     Checkable form
     --------------
-    Gaussian tokens (C_x = 1, claim E02; m = N = 1 is allowed): the exact tail P(chi_d >= r) = chi2.sf(r^2, d)
-    against exp(-r^2/(2 e d)) for d in {1..100}, r in [0, 10 sqrt d] (corrected: r >= sqrt(e d)); the union bound at r_x gives (nN)^{-1/2} exactly
-    (exp(-3/2 log(nN)) * nN).
+    Part tail: Gaussian tokens (C_x = 1, m = N = 1): the exact tail P(chi_d >= r) = chi2.sf(r^2, d) against
+    exp(-r^2/(denom_factor C_x d)) for d in {1, 2, 3, 5, 10, 30, 100}, r in [0, 10 sqrt d] (corrected: r >= sqrt(e d));
+    and the extremal two-point instance (Notes) at t = r^2/(C_x e d) in [1, 40], d in {1, 5, 30}, in the range of
+    the statement checked.  Part union_at_r_x: the disjoint two-point instance (Notes) at r_x = sqrt(rx_coef C_x e d
+    log(nN)) for nN in {2, 10, 1000, 10^6}: exact probability nN pi against union_factor (nN)^{-union_exponent}.
 
     Exactness
     ---------
-    float64; chi2.sf relative error ~1e-14, compared with relative allowance 1e-12.
+    float64; chi2.sf relative error ~1e-14, compared with relative allowance 1e-12.  The two-point instances use
+    pi = (1 - 1e-9) exp(-t/2), so Assumption 1 holds with margin 1e-9 (not at equality) and the ratio is 1 - 1e-9.
 
     Mutants
     -------
-    exp(-r^2/d) is below the true tail at d = 1, r >= 2.
+    exp(-r^2/d) is below the true tail at d = 1, r >= 2.  tail-denominator-x0.99: the two-point instance reaches
+    ratio (1 - 1e-9) exp(t (1/1.98 - 1/2)) > 1 for t >= 1e-6 * 198.  union-x0.99, union-exponent-0.6: the disjoint
+    two-point instance has probability exactly (1 - 1e-9)(nN)^{-1/2} > 0.99 (nN)^{-1/2} and > (nN)^{-0.6}.
+    r_x-coef-2: at t = 2 log(nN) the disjoint instance has probability nN exp(-log(nN)) (1 - 1e-9) ~ 1.
+
+    Notes
+    -----
+    Sharpness (second reader): the corrected bound is attained.  Two-point norm: ||x|| = rho = r w.p. pi, else 0.
+    Assumption 1 asks pi^{1/s} rho <= sqrt(C_x d s) for all s >= 1; with r^2 = t C_x e d (t >= 1) the binding s is
+    s = t and the condition reads pi <= exp(-t/2) - exactly the claimed bound, so P(||x|| >= r) = pi reaches it.
+    For the union bound, the nN tokens are made mutually exclusive (at most one token of the n prompts is large,
+    each with probability pi; allowed: the prompts are "not necessarily independent" and Assumption 1 is
+    per-token), so P(max >= r_x) = nN pi = (nN)^{-1/2} at t = 3 log(nN).  Sharpness found: 1 - 1e-9 for both
+    parts (quick and full: the instance is the extremal case of Markov's inequality, no search can exceed 1 since
+    the corrected bound is proved).  The Gaussian grid reaches only 0.16 (d = 1, r = sqrt e).
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
+    C_x = 1.0
     for d in (1, 2, 3, 5, 10, 30, 100):
         for r in np.linspace(0, 10 * sqrt(d), 41):
-            if r * r < st.r_min_sq_over_ed * e * d:
+            if r * r < st.r_min_sq_over_ed * C_x * e * d or r <= 0:
                 continue
             tail = float(chi2.sf(r * r, d))
-            ev.add({"d": d, "r": round(float(r), 6)}, tail, exp(-r * r / (st.denom_factor * d)) * (1 + 1e-12) + 1e-300)
-    for n, N in ((100, 10), (10**4, 1000)):
-        rx2 = 3 * e * 4 * log(n * N)
-        ev.add({"n": n, "N": N, "part": "union bound at r_x"}, n * N * exp(-rx2 / (2 * e * 4)), (n * N) ** -0.5 * (1 + 1e-12))
+            ev.add({"dist": "gaussian", "d": d, "r": round(float(r), 6), "m": 1, "N": 1, "C_x": C_x}, tail,
+                   exp(-r * r / (st.denom_factor * C_x * d)) * (1 + 1e-12) + 1e-300, part="tail")
+            if ev.failures:
+                return ev.verdict()
+    # the extremal two-point instance (Markov's equality case)
+    for d in (1, 5, 30):
+        for t in (1.0, 1.5, 2.0, 4.0, 10.0, 40.0):
+            r = sqrt(t * C_x * e * d)
+            if r * r < st.r_min_sq_over_ed * C_x * e * d:
+                continue
+            pi = (1 - 1e-9) * exp(-t / 2)
+            ev.add({"dist": "two-point", "d": d, "r": r, "rho": r, "pi": pi, "m": 1, "N": 1, "C_x": C_x, "t": t}, pi,
+                   exp(-r * r / (st.denom_factor * C_x * d)) * (1 + 1e-12), part="tail")
+    for nN in (2, 10, 1000, 10**6):
+        d = 4
+        rx2 = st.rx_coef * C_x * e * d * log(nN)
+        t = rx2 / (C_x * e * d)
+        pi = (1 - 1e-9) * exp(-t / 2)
+        prob = min(1.0, nN * pi)  # disjoint large-token events
+        ev.add({"dist": "two-point", "d": d, "r": sqrt(rx2), "rho": sqrt(rx2), "pi": pi, "m": nN, "N": 1, "C_x": C_x,
+                "nN": nN, "disjoint": True}, prob, st.union_factor * nN ** (-st.union_exponent) * (1 + 1e-12),
+               part="union_at_r_x")
     return ev.verdict()
 
 

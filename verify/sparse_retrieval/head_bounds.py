@@ -14,7 +14,7 @@ data-encoding cross terms that read the tokens off the attention weights (the dr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import sqrt
 
 import numpy as np
@@ -27,8 +27,10 @@ from kernels.retrieval_constructions import (
     quadratic_readout_risk_mc,
 )
 
-from ..registry import Evidence, Mutant, Param, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 
 def _alpha_rows(rng, N, q, H, d, scale):
@@ -90,15 +92,23 @@ def _cross_term_decoder_risk(rng, q: int, N: int, A: float, w: float, samples: i
 
 @dataclass(frozen=True)
 class HeadBound:
-    """bound(H, q, d); ``cross_terms``: whether data<->encoding query-key entries are allowed."""
+    """risk >= 1 - factor (q_in_num q + d_num d) H / ((q + q_offset) d^d_den); ``cross_terms``: whether data<->encoding
+    query-key entries are allowed (False: the block-diagonal hypothesis of Proposition 21)."""
 
     name: str
-    bound: object
     cross_terms: bool
+    q_in_num: int = 1
+    d_num: int = 1
+    d_den: int = 1
+    factor: float = 1.0
+    q_offset: int = 0
+
+    def bound(self, H, q, d):
+        return 1 - self.factor * (self.q_in_num * q + self.d_num * d) * H / ((q + self.q_offset) * d**self.d_den)
 
 
-_PROP3 = HeadBound("1 - (q+d)H/(qd)", lambda H, q, d: 1 - (q + d) * H / (q * d), True)
-_PROP21 = HeadBound("1 - H/q", lambda H, q, d: 1 - H / q, False)
+_PROP3 = HeadBound("1 - (q+d)H/(qd)", True)
+_PROP21 = HeadBound("1 - H/q", False, q_in_num=0)  # d H/(q d) = H/q
 
 
 def _check_heads(st: HeadBound, p, ctx, dims) -> Verdict:
@@ -113,11 +123,11 @@ def _check_heads(st: HeadBound, p, ctx, dims) -> Verdict:
                 hard = np.zeros((H, N))
                 hard[np.arange(H), np.arange(H)] = 1.0
                 ev.add({"d": d, "q": q, "H": H, "N": N, "heads": "hard attention on tokens 1..H"},
-                       _risk_from_alpha(hard, N, q, d) + tol, b)
+                       _risk_from_alpha(hard, N, q, d) + tol, b, part="risk_lower_bound")
                 for scale in (0.3, 3.0, 30.0):
                     al = _alpha_rows(rng, N, q, H, d, scale)
                     ev.add({"d": d, "q": q, "H": H, "N": N, "heads": f"random block-diagonal, scale {scale}"},
-                           _risk_from_alpha(al, N, q, d) + tol, b)
+                           _risk_from_alpha(al, N, q, d) + tol, b, part="risk_lower_bound")
                 if st.cross_terms:
                     # each head: cross term reading <v, x_j> off the weights for j <= q, plus sum_j alpha_j x_j
                     rows = []
@@ -131,17 +141,17 @@ def _check_heads(st: HeadBound, p, ctx, dims) -> Verdict:
                             rows.append(r)
                         al[h, :q] = 1 / q
                     ev.add({"d": d, "q": q, "H": H, "N": N, "heads": "cross terms: <v,x_j> for j<=q plus mean"},
-                           _risk_from_alpha(al, N, q, d, np.array(rows)) + tol, b)
+                           _risk_from_alpha(al, N, q, d, np.array(rows)) + tol, b, part="risk_lower_bound")
     if st.cross_terms:
         r = _cross_term_decoder_risk(ctx.rng("decoder"), 3, 8, 40.0, 1.0, p["mc"])
         ev.add({"d": 1, "q": 3, "H": 1, "N": 8, "heads": "executed one-head decoder with cross terms (MC)"},
-               r + tol, st.bound(1, 3, 1))
+               r + tol, st.bound(1, 3, 1), part="risk_lower_bound")
     # the quadratic-readout formula against Monte Carlo (one instance)
     al = _alpha_rows(rng, 10, 4, 2, 1, 3.0)
     V = al[:, :5]
     exact = quadratic_readout_risk(V, np.arange(4))
     mc, se = quadratic_readout_risk_mc(ctx.rng("mc"), V, np.arange(4), p["mc"])
-    ev.add({"part": "Lemma-40 risk formula vs Monte Carlo", "q": 4, "H": 2}, mc, exact, relation="approx", tol=5 * se)
+    ev.add({"part": "risk_formula: Lemma-40 risk vs Monte Carlo", "q": 4, "H": 2}, mc, exact, relation="approx", tol=5 * se)
     return ev.verdict(seed=ctx.seed("heads"))
 
 
@@ -153,10 +163,18 @@ def _check_heads(st: HeadBound, p, ctx, dims) -> Verdict:
     title="With block-diagonal W_QK, H < q heads have risk >= 1 - H/q even with infinite data (d = 1)",
     lines=[(1053, 1117)],
     printed=_PROP21,
+    parts=[
+        Part("risk_lower_bound", "d = 1, block-diagonal W_QK^(h), H < q: (1/N) E||y - y_hat||^2 >= 1 - H/q for every readout",
+             inequality=True),
+        Part("risk_formula", "proof: the minimum risk of any readout is E Var(||x_{1:q}||^2 | V x)/q (Lemma 40)"),
+    ],
     mutants=[
-        Mutant("bound-1-H/(q+1)", "a larger bound 1 - H/(q+1)", HeadBound("1 - H/(q+1)", lambda H, q, d: 1 - H / (q + 1), False)),
+        Mutant("bound-1-H/(q+1)", "a larger bound 1 - H/(q+1)", replace(_PROP21, name="1 - H/(q+1)", q_offset=1)),
         Mutant("no-block-diagonal", "the same bound without the block-diagonal hypothesis (cross terms allowed)",
-               HeadBound("1 - H/q, any W_QK", lambda H, q, d: 1 - H / q, True)),
+               replace(_PROP21, name="1 - H/q, any W_QK", cross_terms=True)),
+        Mutant("factor-0.99", "1 - 0.99 H/q: hard attention on H tokens has risk exactly 1 - H/q (sharpness 1)",
+               replace(_PROP21, name="1 - 0.99 H/q", factor=0.99), near_boundary=True, part="risk_lower_bound",
+               origin="second-reader"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
@@ -192,6 +210,11 @@ def check_proposition_21(st: HeadBound, p, ctx) -> Verdict:
     -------
     bound-1-H/(q+1): the hard-attention construction has risk 1 - H/q below it.  no-block-diagonal: a single
     head with cross terms reads x_1..x_q off its attention weights (executed; risk ~ 1e-28 < 2/3 at q = 3).
+    factor-0.99: hard attention on tokens 1..H leaves q - H tokens unseen, risk exactly 1 - H/q.
+
+    Notes
+    -----
+    Sharpness of risk_lower_bound: 1 (hard attention on H tokens, the proof's tight case; built, not searched).
     """
     return _check_heads(st, p, ctx, (1,))
 
@@ -204,11 +227,18 @@ def check_proposition_21(st: HeadBound, p, ctx) -> Verdict:
     title="Any H-head single-layer transformer has risk >= 1 - (q+d)H/(q d) on the Proposition 3 law",
     lines=[(324, 341), (1119, 1205)],
     printed=_PROP3,
+    parts=[
+        Part("risk_lower_bound", "there is a law of (t_i) such that for any Theta_TR with H heads: (1/N) E||y - y_hat^TR||^2 "
+             ">= 1 - (q + d) H/(q d)", inequality=True),
+        Part("risk_formula", "proof: the minimum risk of any readout of H (q + d) linear functionals is E Var(.|V x)/(q d)"),
+    ],
     mutants=[
         Mutant("prop21-bound-any-W", "Proposition 21's 1 - H/q claimed for arbitrary W_QK",
-               HeadBound("1 - H/q, any W", lambda H, q, d: 1 - H / q, True)),
-        Mutant("half-count", "a larger bound 1 - (q+d)H/(2qd)",
-               HeadBound("1 - (q+d)H/(2qd)", lambda H, q, d: 1 - (q + d) * H / (2 * q * d), True)),
+               replace(_PROP3, name="1 - H/q, any W", q_in_num=0)),
+        Mutant("half-count", "a larger bound 1 - (q+d)H/(2qd)", replace(_PROP3, name="1 - (q+d)H/(2qd)", factor=0.5)),
+        Mutant("factor-0.87", "1 - 0.87 (q+d)H/(qd) = 0.565 at d = q = 4, H = 1, where the cross-term heads leave "
+               "risk 0.5625 (sharpness 0.889 = 0.5/0.5625)", replace(_PROP3, name="1 - 0.87 (q+d)H/(qd)", factor=0.87), near_boundary=True, part="risk_lower_bound",
+               origin="second-reader"),
     ],
     expect=Status.CONFIRMED,
     rigor=Rigor.FLOAT,
@@ -245,6 +275,13 @@ def check_proposition_3(st: HeadBound, p, ctx) -> Verdict:
     -------
     prop21-bound-any-W: the executed cross-term decoder has risk ~ 0 < 1 - 1/3.  half-count: hard attention has
     risk 1 - H/q, below 1 - (q+d)H/(2qd) for d >= 2 (e.g. d = 4, q = 4, H = 1: 0.75 < 0.84).
+    factor-0.87: the cross-term instance at d = q = 4, H = 1 has exact minimum risk 0.5625 < 0.565.
+
+    Notes
+    -----
+    Sharpness of risk_lower_bound (rhs/lhs): 0.889 at d = q = 4, H = 1 (cross-term heads: q functionals <v, x_j>
+    plus the d-dimensional mean, q + d functionals per head as in the proof's count; bound 0.5, risk 0.5625).
+    Built from the proof's count, not searched; hard attention gives 1 - H/q, further from the bound for d >= 2.
     """
     return _check_heads(st, p, ctx, (1, 2, 4))
 
@@ -268,6 +305,7 @@ class QuadVariance:
     title="x ~ N(mu, Sigma): Var(||x||^2) = 2 tr(Sigma^T Sigma) + 4 mu^T Sigma mu",
     lines=[(2413, 2416)],
     printed=QuadVariance(),
+    parts=[Part("variance_formula", "x ~ N(mu, Sigma): Var(||x||^2) = 2 tr(Sigma^T Sigma) + 4 mu^T Sigma mu")],
     mutants=[Mutant("mean-coefficient-2", "2 mu^T Sigma mu instead of 4", QuadVariance(c_mean=2)),
              Mutant("trace-coefficient-1", "tr(Sigma^2) instead of 2 tr(Sigma^2)", QuadVariance(c_trace=1))],
     expect=Status.CONFIRMED,
