@@ -233,7 +233,8 @@ ESTIMATES: dict[str, Estimate] = {
     "thesis_ch5.lemma_B.1": E(lambda p: cube(p["n_exhaustive_max"]), _CH5_MAJ,
                               {"n_exhaustive_max": "nexp2", "n_symmetric_max": "quad", "n_top": "quad"}),
     "thesis_ch5.lemma_B.2": E(lambda p: cube(p["n_exhaustive_max"]), _CH5_MAJ,
-                              {"n_exhaustive_max": "nexp2", "k_max": "lin", "n_span": "lin", "log10_n_large": "exp10"}),
+                              {"n_exhaustive_max": "nexp2", "k_max": "lin", "n_span": "lin", "log10_n_large": "exp10",
+                               "search_restarts": "lin"}),
     "thesis_ch5.ltf_majority": E(lambda p: signs(p["n_max"]) + cube(p["n_max"]),
                                  "sign_vectors(n) as int64 (2^n x n) and LTF / majority transforms",
                                  {"n_max": "nexp2", "draws": "lin"}),
@@ -346,6 +347,8 @@ SAFE_BY_READING: dict[str, str] = {
     "seed002.corollary_27": "N_max only filters the fixed list N in (16, ..., 8192), all of which the full tier runs",
     "seed002.theorem_7": "N_max only filters the fixed list N in (16, ..., 8192), all of which the full tier runs",
     "seed002.assumption_1": "d_max only spans 25 geometric points of a closed form (gammaln): cost independent of d_max",
+    "thesis_ch6.lemma_C.9.chain": "P only scales the nuisance features of psi (a number in the arithmetic of each case): "
+                                  "cost independent of P",
 }
 
 ESTIMATES.update({
