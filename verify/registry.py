@@ -924,6 +924,9 @@ def to_jsonable(obj):
         return obj.value
     if isinstance(obj, float) and not math.isfinite(obj):
         return str(obj)
+    if isinstance(obj, (complex, np.complexfloating)):  # a complex value recorded by a check: JSON has none
+        z = complex(obj)
+        return to_jsonable(z.real) if z.imag == 0 else {"re": to_jsonable(z.real), "im": to_jsonable(z.imag)}
     return _num_text(obj)
 
 
