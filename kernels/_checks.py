@@ -140,6 +140,18 @@ def require_subset(name: str, subset, n: int) -> int:
     return mask
 
 
+_FINITE_CHUNK = 1 << 20
+
+
+def _all_pass_in_chunks(arr: np.ndarray, allow_inf: bool) -> bool:
+    flat = arr.reshape(-1)  # a view for contiguous arrays
+    for start in range(0, flat.size, _FINITE_CHUNK):
+        seg = flat[start:start + _FINITE_CHUNK]
+        if (np.isnan(seg).any() if allow_inf else not np.isfinite(seg).all()):
+            return False
+    return True
+
+
 def require_finite(name: str, value, *, allow_inf: bool = False, why: str = "the result is undefined"):
     """Return ``value`` unchanged, or raise ValueError naming ``name`` when it holds a NaN (or an infinity,
     unless ``allow_inf``): a real number or an array of them.  Integers, Fractions and integer, boolean
@@ -159,6 +171,8 @@ def require_finite(name: str, value, *, allow_inf: bool = False, why: str = "the
         return value
     if arr.dtype.kind not in "fc" or arr.size == 0:
         return value
+    if arr.size > _FINITE_CHUNK and _all_pass_in_chunks(arr, allow_inf):
+        return value  # large arrays: scanned in chunks, no mask as large as the array on the passing path
     bad = np.isnan(arr) if allow_inf else ~np.isfinite(arr)
     if bad.any():
         where = np.argwhere(bad)

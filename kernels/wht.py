@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
+import math
+
 import numpy as np
 
 from . import _checks
@@ -66,12 +68,14 @@ def _inplace(a: np.ndarray, backend: str) -> None:
         a[...] = wht_butterflies(a)
 
 
-def wht_inplace(a: np.ndarray, *, backend: str = "auto") -> str:
+def wht_inplace(a: np.ndarray, *, backend: str = "auto", check_finite: bool = True) -> str:
     """Transform ``a`` in place; return the backend that ran.
 
     ``a`` must be a C-contiguous 1-D float64 or int64 array of length 2^n.  For int64 the overflow bound
     2^n * max|a| < 2^63 is checked first (ValueError otherwise: use :func:`wht`, which falls back to
-    Python ints).  Nothing is modified when validation fails.
+    Python ints).  float64 input must be finite (NaN and infinities make the transform meaningless):
+    ``check_finite=False`` skips that scan, one extra read of ``a`` (as in scipy.linalg; the benchmarks
+    do, since the peers they compare against check nothing).  Nothing is modified when validation fails.
     """
     if not isinstance(a, np.ndarray):
         raise ValueError(f"argument 'a' must be a numpy array, not {type(a).__name__}")
@@ -80,6 +84,8 @@ def wht_inplace(a: np.ndarray, *, backend: str = "auto") -> str:
         raise ValueError(f"argument 'a' must have dtype float64 or int64 for an in-place transform, not {a.dtype}")
     if not a.flags.c_contiguous or not a.flags.writeable:
         raise ValueError("argument 'a' must be a writeable C-contiguous array for an in-place transform")
+    if check_finite and a.dtype == np.float64:
+        _checks.require_finite("a", a, why="the Walsh-Hadamard transform of a non-finite vector is meaningless")
     if a.dtype == np.int64 and n:
         max_abs = _int64_max_abs(a)
         if not int64_transform_is_safe(n, max_abs):
@@ -98,14 +104,27 @@ def wht(a, *, backend: str = "auto") -> np.ndarray:
     float64 input gives float64; integer input gives exact int64 when the overflow bound allows it
     and an exact object array of Python ints otherwise; object arrays of Python ints (or Fractions)
     are transformed exactly by the numpy reference.  Other dtypes are refused with ValueError.
+
+    float64 input must be finite: the check costs nothing, since entry 0 of the transform is the sum of
+    all entries, non-finite exactly when some entry is (or when that sum overflows float64); only then is
+    the input scanned, to name the entry.
     """
+    return _transform(a, backend, "a")
+
+
+def _transform(a, backend: str, name: str) -> np.ndarray:
+    """:func:`wht`, with argument ``name`` in its error messages."""
     arr = np.asarray(a)
-    n = _checks.require_power_of_two_length("a", arr)
+    n = _checks.require_power_of_two_length(name, arr)
     kind = arr.dtype.kind
     if kind == "f" and arr.dtype == np.float64:
-        _checks.require_memory("a", f"array of length 2^{n}", arr.nbytes, what="a float64 copy")
+        _checks.require_memory(name, f"array of length 2^{n}", arr.nbytes, what="a float64 copy")
         out = np.array(arr, dtype=np.float64, order="C", copy=True)
         _inplace(out, resolve_backend(backend))
+        if not math.isfinite(out[0]):
+            _checks.require_finite(name, arr, why="the Walsh-Hadamard transform of a non-finite vector is meaningless")
+            raise ValueError(f"argument '{name}' (float64, n = {n}): the transform overflows float64 (the sum of the "
+                             f"entries is {out[0]!r}); scale the input down")
         return out
     if kind in "iub":
         if arr.dtype == np.uint64 and int(arr.max()) > _INT64_MAX:
@@ -118,7 +137,7 @@ def wht(a, *, backend: str = "auto") -> np.ndarray:
     if kind == "O":
         return wht_butterflies(arr)
     raise ValueError(
-        f"argument 'a' must hold float64, integers or Python ints (object), not dtype {arr.dtype}; "
+        f"argument '{name}' must hold float64, integers or Python ints (object), not dtype {arr.dtype}; "
         "cast float32/complex input explicitly"
     )
 
@@ -186,7 +205,7 @@ def fourier_spectrum(f, n: int | None = None, *, backend: str = "auto") -> Spect
         m = _checks.require_power_of_two_length("f", table)
         if n is not None and n != m:
             raise ValueError(f"argument 'n' = {n} does not match the truth table length 2^{m}")
-    values = wht(table, backend=backend)
+    values = _transform(table, backend, "f")
     return Spectrum(n=table.shape[0].bit_length() - 1, values=values, exact=values.dtype != np.float64)
 
 

@@ -3,7 +3,8 @@
 Each case is a public kernel, valid arguments, and one argument to poison (one entry of an array, or a
 scalar) with NaN, +inf and -inf: the call must raise ValueError naming that argument.  The shared check
 is kernels._checks.require_finite.  Kernels owned by other work (kernels/wht.py, kernels/backend.py,
-kernels/cuda/*, kernels/training/two_layer.py, kernels/training/quadratic_margin.py) are not audited here.
+kernels/cuda/*, kernels/training/two_layer.py, kernels/training/quadratic_margin.py) are audited at the end of
+this file; the CUDA launchers are private and receive arguments their public wrappers validated.
 """
 
 from __future__ import annotations
@@ -146,3 +147,83 @@ def test_kernel_rejects_non_finite_argument(case):
     for bad in (rest[0] if rest else (np.nan, np.inf, -np.inf)):
         with pytest.raises(ValueError, match=f"argument '{name}'"):
             fn(**_poison(kwargs, name, path, bad))
+
+
+# --- the Walsh-Hadamard transform and the training engines (added with issue 19's last audit) ---------
+
+
+def _wht_cases():
+    from kernels import fourier_spectrum, wht, wht_inplace
+    from kernels.training import quadratic_margin as qm
+    from kernels.training import two_layer as tl
+
+    mul = (np.arange(3)[:, None] + np.arange(3)[None, :]) % 3
+    qkw = dict(mul=mul, m=2, steps=2, lr=0.1, weight_decay=0.01, record_every=1, backend="reference")
+    params = [np.full((2, 3), 0.3) for _ in range(3)]
+    tkw = dict(n=4, k=2, width=3, seeds=[1, 2], steps=2, backend="reference")
+    theta0 = tl.init_two_layer(4, 3, [1])[0]
+    return [
+        ("wht.a", wht, dict(a=np.arange(8.0)), "a", (3,)),
+        ("wht_inplace.a", wht_inplace, dict(a=np.arange(8.0)), "a", (5,)),
+        ("fourier_spectrum.f", fourier_spectrum, dict(f=np.ones(16)), "f", (0,)),
+        ("lr_schedule.lr", qm.lr_schedule, dict(steps=4, lr=0.1, double_at=[2]), "lr", None),
+        ("train_quadratic_margin.lr", qm.train_quadratic_margin, qkw, "lr", None),
+        ("train_quadratic_margin.weight_decay", qm.train_quadratic_margin, qkw, "weight_decay", None),
+        ("train_quadratic_margin.init_scale", qm.train_quadratic_margin, dict(qkw, init_scale=1.0), "init_scale", None),
+        ("train_quadratic_margin.params", qm.train_quadratic_margin, dict(qkw, params=params), "params", None),
+        ("init_two_layer.scale", tl.init_two_layer, dict(n=4, width=3, seeds=[1], scale=1.0), "scale", None),
+        ("train_two_layer.lr", tl.train_two_layer, dict(tkw, lr=0.1), "lr", None),
+        ("train_two_layer.weight_decay", tl.train_two_layer, dict(tkw, weight_decay=0.0), "weight_decay", None),
+        ("train_two_layer.label_noise", tl.train_two_layer, dict(tkw, label_noise=0.0), "label_noise", None),
+        ("train_two_layer.eps", tl.train_two_layer, dict(tkw, optimizer="adam", eps=1e-8), "eps", None),
+        ("train_two_layer.target_accuracy", tl.train_two_layer, dict(tkw, target_accuracy=1.0), "target_accuracy", None),
+        ("train_two_layer.init_scale", tl.train_two_layer, dict(tkw, init_scale=1.0), "scale", None),
+        ("train_two_layer.theta0", tl.train_two_layer, dict(tkw, theta0=theta0), "theta0", (2,)),
+    ]
+
+
+WHT_CASES = _wht_cases()
+
+
+def _poison_params(kwargs, bad):
+    out = dict(kwargs)
+    out["params"] = [p.copy() for p in kwargs["params"]]
+    out["params"][1][1, 2] = bad
+    return out
+
+
+@pytest.mark.parametrize("case", WHT_CASES, ids=[c[0] for c in WHT_CASES])
+def test_transform_and_training_reject_non_finite_argument(case):
+    _id, fn, kwargs, name, path = case
+    fn(**kwargs)  # the valid call runs
+    for bad in (np.nan, np.inf, -np.inf):
+        poisoned = _poison_params(kwargs, bad) if name == "params" else _poison(kwargs, name, path, bad)
+        if _id == "train_two_layer.init_scale":
+            poisoned = dict(kwargs, init_scale=bad)
+        with pytest.raises(ValueError, match=f"argument '{name}'"):
+            fn(**poisoned)
+
+
+def test_wht_detects_non_finite_input_through_the_sum_and_leaves_nothing_half_written():
+    """Entry 0 of H a is sum(a): non-finite iff an entry is (or the sum overflows); the in-place transform
+    scans first, so a refused array is untouched; a finite input whose sum overflows is refused too."""
+    from kernels import wht, wht_inplace
+
+    a = np.arange(16.0)
+    a[[3, 9]] = [np.inf, -np.inf]  # +inf + -inf = nan in the sum: still caught
+    with pytest.raises(ValueError, match=r"a\[3\] = inf \(2 non-finite entries"):
+        wht(a)
+    b = a.copy()
+    with pytest.raises(ValueError, match="argument 'a'"):
+        wht_inplace(b)
+    assert np.array_equal(b, a, equal_nan=True)
+    with pytest.raises(ValueError, match="overflows float64"):
+        wht(np.full(4, 1e308))
+    big = np.ones(3 << 20)
+    big[-1] = np.nan  # beyond the first chunk of the chunked scan
+    with pytest.raises(ValueError, match=rf"big\[{big.size - 1}\] = nan"):
+        require_finite("big", big)
+    c = np.arange(8.0)
+    c[2] = np.nan
+    wht_inplace(c, check_finite=False)  # the documented opt-out: no scan, NaN propagates
+    assert np.isnan(c).all()

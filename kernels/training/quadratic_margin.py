@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from .._checks import require_int, require_memory
+from .._checks import require_finite, require_int, require_memory
 
 __all__ = ["QuadraticMarginResult", "lr_schedule", "train_quadratic_margin"]
 
@@ -54,9 +54,23 @@ class QuadraticMarginResult:
 
 
 def lr_schedule(steps: int, lr: float, double_at) -> np.ndarray:
-    """eta_t = lr * 2^{#{s in double_at : s <= t}} for t = 0..steps-1."""
+    """eta_t = lr * 2^{#{s in double_at : s <= t}} for t = 0..steps-1.
+
+    ``steps`` an int in [0, MAX_STEPS], ``lr`` a finite positive real, ``double_at`` integer steps >= 0
+    (ValueError naming the argument otherwise)."""
+    steps = require_int("steps", steps, min_value=0, max_value=MAX_STEPS)
+    _require_positive_real("lr", lr)
+    at = np.asarray(double_at)
+    if at.size and (at.dtype.kind not in "iu" or at.ndim != 1 or int(at.min()) < 0):
+        raise ValueError(f"argument 'double_at' must be a sequence of integer steps >= 0, not {double_at!r}")
     t = np.arange(steps)
     return lr * 2.0 ** np.searchsorted(np.sort(np.asarray(double_at, dtype=np.int64)), t, side="right")
+
+
+def _require_positive_real(name, value):
+    if isinstance(value, bool) or not (isinstance(value, (int, float, np.integer, np.floating)) and np.isfinite(value)
+                                       and value > 0):
+        raise ValueError(f"argument '{name}' must be a finite positive real number, not {value!r}")
 
 
 def _validate(mul, m, steps, lr, weight_decay, record_every):
@@ -69,8 +83,7 @@ def _validate(mul, m, steps, lr, weight_decay, record_every):
     require_int("m", m, min_value=1, max_value=MAX_WIDTH)
     require_int("steps", steps, min_value=0, max_value=MAX_STEPS)
     require_int("record_every", record_every, min_value=1, max_value=MAX_STEPS)
-    if not (isinstance(lr, (int, float)) and np.isfinite(lr) and lr > 0):
-        raise ValueError(f"argument 'lr' must be a positive real number, not {lr!r}")
+    _require_positive_real("lr", lr)
     if not (isinstance(weight_decay, (int, float)) and np.isfinite(weight_decay) and weight_decay >= 0):
         raise ValueError(f"argument 'weight_decay' must be a real number >= 0, not {weight_decay!r}")
     require_memory("m", m, 8 * n * n * (3 * m + 2 * n), what="activations of the full batch")
@@ -253,6 +266,7 @@ def train_quadratic_margin(mul, m: int, *, steps: int, lr: float, weight_decay: 
 
     backend = resolve_backend(backend)
     if params is None:
+        _require_positive_real("init_scale", init_scale)
         rng = np.random.default_rng(require_int("seed", seed, min_value=0))
         U, V, W = (rng.standard_normal((m, n)) * init_scale / np.sqrt(n) for _ in range(3))
     else:
@@ -260,6 +274,7 @@ def train_quadratic_margin(mul, m: int, *, steps: int, lr: float, weight_decay: 
         for name, x in zip("UVW", (U, V, W)):
             if x.shape != (m, n):
                 raise ValueError(f"argument 'params' ({name}) must have shape {(m, n)}, not {x.shape}")
+            require_finite("params", x, why=f"the initial {name} must be a point of parameter space")
     etas = lr_schedule(steps, float(lr), lr_double_at)
     if backend == "reference":
         U, V, W, rs, ls, ms, div = _train_ref(mul, U, V, W, etas, float(weight_decay), record_every)
