@@ -23,7 +23,6 @@ from kernels.retrieval_constructions import two_layer
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 
-
 # ---------------------------------------------------------------------------------------------
 # closed forms (hidden constants = 1; linear link: r_a = 2q, r_w = 1, m_g = 2q; C_x = 1; c_e = 16)
 # ---------------------------------------------------------------------------------------------
