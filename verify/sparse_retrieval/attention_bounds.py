@@ -532,8 +532,9 @@ def _gaussian_moment_ratio(d: int, C_x: float) -> float:
 
 def _two_point_moment_ratio(d: int, C_x: float, rho: float, pi: float) -> float:
     """max over r >= 1 of E[||x||^r]^{1/r} / sqrt(C_x d r) for ||x|| = rho w.p. pi, else 0 (any direction).
-    The maximum of (pi^{1/r} rho)^2 / (C_x d r) over r > 0 is at r = -log(pi) (log-concavity), clipped to r >= 1."""
-    r_star = max(1.0, -log(pi))
+    log((pi^{1/r} rho)^2 / (C_x d r)) = (2/r) log pi - log r + const has its maximum over r > 0 at r = -2 log(pi)
+    (derivative -(2/r^2) log pi - 1/r), clipped to r >= 1; the grid is a safeguard."""
+    r_star = max(1.0, -2.0 * log(pi))
     best = 0.0
     for r in sorted({1.0, r_star, *np.geomspace(1.0, 4000.0, 200)}):
         best = max(best, pi ** (1 / r) * rho / sqrt(C_x * d * r))
@@ -1286,6 +1287,9 @@ def _lemma_41_hypotheses(case) -> list[str]:
         Mutant("maurey-x1.5", "the Maurey branch x 1.5 (1.5/eps^2)(1 + log(1 + 2 d eps^2)): still below log 2048 = 7.62 at "
                "the extended Hamming packing (6.85); no OCR reading of its constants rescues the branch",
                replace(_L41_PRINTED, maurey_coef=1.5), origin="second-reader"),
+        Mutant("maurey-x20", "the Maurey branch x 20 (any OCR reading of its numerator up to 182 fails): d = 10^4, "
+               "eps = 1/2, log P >= d log 2 = 6931 > 20 x 38.1", replace(_L41_PRINTED, maurey_coef=20.0),
+               origin="second-reader"),
         Mutant("maurey-RNN-form", "the form used at line 2196, (1/eps^2)(1 + log(1 + d eps^2)) for the unit ball: 4.22 < 7.62 "
                "at the extended Hamming packing", replace(_L41_PRINTED, maurey_inner=1.0), origin="second-reader"),
     ],
@@ -1307,8 +1311,9 @@ def check_lemma_41(st: PackingBound, p, ctx) -> Verdict:
     (Hamming distance)/4 >= 1 > eps^2 at eps = 0.99, so log P >= log 2048 = 7.62 > (1/0.98)(1 + log(1 + 31.4)) =
     4.57 (ratio 1.67); also the cross-polytope +-e_i, d = 10, eps = 1.4: log 20 = 3.00 > 2.39.  The witness meets
     every printed hypothesis (``_lemma_41_hypotheses`` re-checks d, eps, the unit ball and the separation).  The
-    branch fails in its form, not only its constants: for any fixed eps < sqrt 2, log P >= c(eps) d (a
-    Gilbert-Varshamov code of +-1/sqrt d vectors), against (C/eps^2) log d.  Severity substantive: Maurey's bound
+    branch fails in its form, not only its constants: for any fixed eps < 1, log P >= d log(1/eps) (a maximal
+    eps-packing is an eps-covering: P vol(eps B) >= vol(B)), against (C/eps^2) log d; at d = 10^4, eps = 1/2 this
+    refutes every numerator C < 182, so no OCR reading of the branch's constants rescues it.  Severity substantive: Maurey's bound
     holds for the l1 ball (convex hull of +-e_i), not the l2 ball; the proof of Proposition 8 applies the branch
     to an l2 ball (lines 2192-2200) for its norm lower bound on ||U||_op, which Theorem 9 uses, so those lose
     their justification as written.
@@ -1328,7 +1333,8 @@ def check_lemma_41(st: PackingBound, p, ctx) -> Verdict:
     floor(2/eps) + 1 points (rational eps = k/den, exact arithmetic) against 1 + numer/eps; d = 2: greedy packings
     on a fine grid and hexagonal-lattice packings over a 6 x 6 grid of offsets (lower bounds on P) against
     (1 + numer/eps)^2.  Part maurey: the same d = 1 packings, the cross-polytope (d = 10, eps = 1.4) and the
-    extended Hamming packing (d = 16, eps = 0.99), log P against the branch.
+    extended Hamming packing (d = 16, eps = 0.99), log P against the branch; and the volume lower bound
+    log P >= d log(1/eps) at d = 10^3, 10^4, eps = 1/2 (a standard argument, not an executed packing).
 
     Exactness
     ---------
@@ -1338,7 +1344,8 @@ def check_lemma_41(st: PackingBound, p, ctx) -> Verdict:
     Mutants
     -------
     1+1/eps, numer-1.98: d = 1, eps = 1 has P = 3 > 2.98 (and > 2).  maurey-x0.99, maurey-x1.5, maurey-RNN-form: at
-    the extended Hamming packing log P >= 7.62 against 4.52, 6.85, 4.22.
+    the extended Hamming packing log P >= 7.62 against 4.52, 6.85, 4.22; maurey-x20: the volume bound at d = 10^4,
+    eps = 1/2: 6931 > 762.
 
     Notes
     -----
@@ -1398,6 +1405,11 @@ def check_lemma_41(st: PackingBound, p, ctx) -> Verdict:
         case = {"d": d, "eps": eps, "packing": name, "points": len(S), "min_dist_sq": float(dist.min()),
                 "max_norm_sq": float(sq.max())}
         ev.add(case, log(len(S)), maurey(d, eps), part="maurey")
+    # the form, whatever the OCR'd constants: a maximal eps-packing is an eps-covering (else a point could be
+    # added), so P vol(eps B) >= vol(B), i.e. log P >= d log(1/eps) (linear in d) against (C/eps^2) log(d eps^2)
+    for d in (10**3, 10**4):
+        ev.add({"d": d, "eps": 0.5, "packing": "volume bound: a maximal eps-packing covers, so P >= eps^-d"},
+               d * log(2.0), maurey(d, 0.5), part="maurey")
     return ev.verdict(seed=ctx.seed("packing"))
 
 
