@@ -319,15 +319,15 @@ def check_assumption_1(st: MomentConstants, p, ctx) -> Verdict:
     C_x = 1/2: at d = 2, r = 1: (E||x||)^2/(d r) = pi/4 > 1/2.  Second reader (all rejected by the old checker
     where expressible): C_x = 0.997 and C_y = 0.63 (near-boundary, see Notes); r >= 1/2 (not expressible in the
     old checker, whose r grid was a literal): at r = 1/2 the ratio (E||x||^{1/2})^2/(d/2) -> 2 as d grows, 1.41 in
-    norm at d = 200; s = 1/2 (ACCEPTED by the old checker: E|y|^r)^{1/r} <= sqrt(r) is true, but the printed
-    range is s >= 1); s = 1/4: (E|y|^10)^{1/10} = (945)^{1/10} = 1.984 > 10^{1/4} = 1.778.
+    norm at d = 200; s = 1/2 (ACCEPTED by the old checker: (E|y|^r)^{1/r} <= sqrt(r) is true, but the printed
+    range is s >= 1); s = 1/4 (with the range dropped, s_min = 0): (E|y|^10)^{1/10} = (945)^{1/10} = 1.984 > 10^{1/4} = 1.778.
 
     Notes
     -----
     Sharpness (norm ratio lhs/rhs).  token: sup over d, r is approached at r = 1, d -> infinity
     (E||x|| / sqrt(d) = 1 - 1/(4d) + ...): 0.99875 at d = 200 (quick), 0.99995 at d = 5000 (full); the search
     over r always returns r = r_min (the ratio decreases in r).  label: 0.798 = sqrt(2/pi) at r = 1 (the ratio
-    decreases to 1/sqrt(e)-ish values for large r under both readings); C_y = 1 is loose by 1/0.6366 in C_y.
+    decreases in r: like 1/sqrt(e r) for the printed reading, to 1/sqrt(e) for the sqrt(C_y r^s) reading); C_y = 1 is loose by 1/0.6366 in C_y.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     ev.add({"part": "constants_range", "s": st.s, "s_min": st.s_min}, st.s >= st.s_min, relation="true")
@@ -887,7 +887,7 @@ def check_transformer_definition(st: LayerDefinition, p, ctx) -> Verdict:
 
     Exactness
     ---------
-    float64; tolerance 1e-10 (sums of <= 5 terms of size O(10)).
+    float64; tolerance 1e-10 (sums of <= 5 terms of size O(10)).  No inequality part (no sharpness to record).
 
     Mutants
     -------
