@@ -9,7 +9,7 @@ the statement object; docs/audit/seed002_data_model.md has the table.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, comb, e, floor, log, pi, sqrt
 
