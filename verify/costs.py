@@ -665,8 +665,10 @@ ESTIMATES.update({
                                                   lambda p: math.comb(p["n_gram"], 3) ** 2 * 2.0 ** p["n_gram"]),
                                  work_params=("trials", "n_gram")),
     # zero_target_trajectory keeps all `steps` derivative tables D_t (2 (n + 2), 2^n) float64; one WHT per row
-    "thesis_ch6.proposition_6.3": E(lambda p: F8 * 2.0 ** p["n_max"] * (p["steps"] * 2 * (p["n_max"] + 2) + 8 * (p["n_max"] + 2)),
-                                    "steps x (2 (n + 2), 2^n) float64 derivative tables kept along the trajectory",
+    # (two trajectories alive at once: k = 3's is built while k = 2's is still bound; measured 211 MiB against
+    # 186 modelled at n_max = 12, steps = 100)
+    "thesis_ch6.proposition_6.3": E(lambda p: F8 * 2.0 ** p["n_max"] * (2 * p["steps"] * 2 * (p["n_max"] + 2) + 8 * (p["n_max"] + 2)),
+                                    "2 x steps x (2 (n + 2), 2^n) float64 derivative tables kept along the trajectories",
                                     work=lambda p: p["steps"] * (p["n_max"] + 2) * p["n_max"] * 2.0 ** p["n_max"],
                                     work_params=("steps", "n_max")),
     # comb(N, v) maj_hat(N, v)^2 for 10 v's and N <= N_max (N-bit integers): ~ N_max^2 .. N_max^3
@@ -675,8 +677,9 @@ ESTIMATES.update({
     # training: seeds (<= inits) runs x widths <= r_train x m in {m_max / 4^j}: (m, r) hidden features, readout
     # epochs <= 3000 over them
     "thesis_ch6.theorem_C.11.one_step": E(
-        lambda p: F8 * p["inits"] * 1364 * 30 + 4 * F8 * p["m_max"] * p["r_train"] + 3 * F8 * 4096 * 1024,
-        "cached (inits, 1364) neuron supports and weights over the 5 widths; (m_max, r_train) hidden features, 4 copies",
+        lambda p: F8 * p["inits"] * 1364 * 16 + 4 * F8 * p["m_max"] * p["r_train"] + 3 * F8 * 4096 * 1024,
+        "cached (inits, 1364) neuron supports and weights over the 5 widths, ~16 words each (measured 400 MiB against 625 "
+        "modelled at inits = 3000, seeds = 3, r_train = 16, m_max = 2000); (m_max, r_train) hidden features, 4 copies",
         work=_parts_work("thesis_ch6.theorem_C.11.one_step", lambda p: p["inits"],
                          lambda p: min(p["seeds"], p["inits"]) * p["m_max"]
                          * sum(r for r in (4, 16, 64, 256, 1024) if r <= p["r_train"])),
