@@ -349,6 +349,15 @@ SAFE_BY_READING: dict[str, str] = {
     "seed002.assumption_1": "d_max only spans 25 geometric points of a closed form (gammaln): cost independent of d_max",
     "thesis_ch6.lemma_C.9.chain": "P only scales the nuisance features of psi (a number in the arithmetic of each case): "
                                   "cost independent of P",
+    # part C
+    "thesis_ch6.lemma_C.10": "n_max only bounds a doubling loop n = 50, 100, ... (at most 11 values up to 10^5) of scipy "
+                             "binomial CDFs (O(1) each, 13 bisection steps): cost ~ log n_max, measured 10 s at 10^5",
+    "thesis_ch6.proposition_6.3.frontier": "n_max only filters the fixed list n in (21, 51, 101, 301, 1001, 3001) of closed "
+                                           "forms (a few exact binomials each): cost independent of n_max",
+    "thesis_ch6.theorem_6.1.exponents": "n_max is only the upper end of two closed-form evaluations (exact binomials of "
+                                        "n_max bits, milliseconds at 10^5): cost independent of n_max in practice",
+    "thesis_ch6.theorem_C.16.precision": "n_max is only the upper end of two closed-form evaluations (exact binomials of "
+                                         "n_max bits, milliseconds at 10^5): cost independent of n_max in practice",
 }
 
 ESTIMATES.update({
@@ -558,3 +567,265 @@ def refusal(claim_id: str, params: Mapping[str, Any], tiers: Mapping[str, Mappin
                     f"runs ({top}); this claim declares no cost estimate for it, so the cost of larger values is unknown "
                     "(pass --force to run it anyway)")
     return None
+
+
+# ---- issue 19 audit, part C: thesis_ch6, thesis_ch7, thesis_ch8 ----
+def _parts_work(cid: str, *parts: Callable[[Mapping[str, Any]], float]) -> Callable[[Mapping[str, Any]], float]:
+    """``work`` for a check made of separate parts (each driven by its own parameters): the largest ratio of a
+    part's cost at ``p`` to its cost at the recorded full-tier parameters.  The true ratio of the sum is a
+    weighted mean of the parts' ratios, so the largest one bounds it from above whatever the (unknown) split
+    of the full-tier seconds; a product of per-parameter laws would instead vanish when one part is switched
+    off (``runs = 0``)."""
+    def work(p):
+        rec = _full_seconds().get(cid)
+        full = dict(p, **{k: v for k, v in (rec[1] if rec else {}).items() if k in p})
+        return max(f(p) / max(f(full), 1e-300) for f in parts)
+    return work
+
+
+def _k2_exact_bytes(t: int) -> float:
+    """kernels.markov_icl.k2_exact_losses(t): (classes / 4, nodes) float64 weights, 3 temporaries, with
+    ~t^2 run classes and 2 max(t/2 + 12, 48)^2 quadrature nodes (measured 43 / 201 / 859 MiB at t = 40 / 80 /
+    120 against 41 / 196 / 847 MiB modelled): t^4 bytes, 86 GB at the kernel's t = 400."""
+    n = max(int(t) // 2 + 12, 48)
+    return 3 * F8 * (float(t) ** 2 / 4) * 2 * n * n
+
+
+def _items(text) -> list[int]:
+    return [int(v) for v in _ints(text)]
+
+
+_SMALL = 64.0 * 2**20  # no parameter-driven array beyond a few MiB
+_CH8_EXPECTED_T = "expected_T(t): t_tensor over ~t^2/2 quadrature nodes, chunked to 400000 node-positions (bounded memory), time ~ t^3"
+
+ESTIMATES.update({
+    # ---- thesis_ch6 ----
+    # pareto_grid: train_two_layer for 2 inits x 4 widths x len(m_grid) sizes, seeds runs at once, steps SGD steps each
+    # (data from the counter stream, no training set in memory); (seeds, P <= 128 x 22) parameter arrays
+    "thesis_ch6.data_time_tradeoff": E(
+        lambda p: F8 * p["seeds"] * 8 * 3000 + _SMALL, "(seeds, P) parameters and optimiser state of the width <= 128 nets",
+        work=lambda p: p["seeds"] * p["steps"] * len(_items(p["m_grid"])), work_params=("seeds", "steps", "m_grid")),
+    "thesis_ch6.pareto_frontier_experiment": E(
+        lambda p: F8 * p["seeds"] * 8 * 3000 + _SMALL,
+        "(seeds, P) parameters of the width <= 128 nets (the grid is cached from data_time_tradeoff: its recorded "
+        "seconds are a cache hit, so the time scale is optimistic when run alone)",
+        work=lambda p: p["seeds"] * p["steps"] * len(_items(p["m_grid"])), work_params=("seeds", "steps", "m_grid")),
+    # rng.integers(0, C, size=(inits, r)) with r <= 360 and its comparison
+    "thesis_ch6.exact_sparsity_remark": E(lambda p: 2 * F8 * p["inits"] * 400, "(inits, r <= 360) int64 draws and a bool copy",
+                                          {"inits": "lin"}),
+    # tanh_mlp_tables at width 3: D (3 (n + 2), 2^n) and the (2^n, 3, n) product, one WHT per row of D
+    "thesis_ch6.lemma_C.1": E(lambda p: F8 * 2.0 ** p["n_max"] * (4 * 3 * (p["n_max"] + 2) + p["n_max"]),
+                              "(3 (n + 2), 2^n) derivative tables and their (2^n, 3, n) product, sign_vectors(n)",
+                              {"models": "lin"}, work=lambda p: (p["n_max"] + 2) * p["n_max"] * 2.0 ** p["n_max"],
+                              work_params=("n_max",)),
+    # WHT of Half_2m over 2^(2m) points (popcounts, table, transform, masks); exact Krawtchouk spectra up to m_max
+    # (O(m^2) Fractions of O(m) bits per m: ~ m_max^4)
+    "thesis_ch6.lemma_C.12": E(lambda p: 4 * F8 * 4.0 ** p["m_wht"] + 200.0 * p["m_max"] ** 2,
+                               "popcounts, table and WHT over 2^(2 m_wht); (2m + 1)^2 Krawtchouk Fractions",
+                               {"m_wht": "exp4", "m_max": "quartic"}),
+    # one exact correlation_vector (n <= 12, blocked: O(2^(n-c)) memory) per neuron and grid point
+    "thesis_ch6.lemma_C.13": E(lambda p: _SMALL, "a cube of n <= 12 per neuron (blocked population gradient)", {"neurons": "lin"}),
+    "thesis_ch6.lemma_C.14": E(lambda p: _SMALL, "a cube of n <= 12 per neuron (blocked population gradient)", {"neurons": "lin"}),
+    # itertools.combinations over all s-subsets of [n_enum] (~2^n_enum Python tuples, streamed); Fractions of
+    # binomials for all (k, n, s) up to (k_max, n_max, n_max)
+    "thesis_ch6.lemma_C.2": E(lambda p: _SMALL, "streamed subsets and exact binomial Fractions (no arrays)",
+                              {"n_enum": "exp2", "n_max": "cubic", "k_max": "lin"}),
+    # correlation_vector on n = s + 1 .. s + n_extra <= 21 (blocked, O(2^(n-c)) memory, time n 2^n); maj_hat
+    # Fractions of s-bit binomials for 19 k's and s up to s_max
+    "thesis_ch6.lemma_C.3": E(lambda p: _SMALL + F8 * 2.0 ** (17 + p["n_extra"]) / 64,
+                              "blocked population gradients on n <= 17 + n_extra; exact binomial Fractions",
+                              {"neurons": "lin", "n_extra": "exp2", "s_max": "cubic"}),
+    # per_point (2^n, r = 20, n + 1) float64 and the temporaries of its product; one (2^n) multinomial and a
+    # (2^n) x 20 (n + 1) product per resample
+    "thesis_ch6.lemma_C.5": E(lambda p: 3 * F8 * 2.0 ** p["n"] * 20 * (p["n"] + 1),
+                              "(2^n, 20, n + 1) float64 per-point gradients, 3 copies",
+                              {"resamples": "lin", "n": "nexp2"}),
+    # 3 x 2^n Python Fractions (psi, dpsi, psi2) per pair
+    "thesis_ch6.lemma_C.7": E(lambda p: 3 * 3 * 200.0 * 2.0 ** p["n"], "3 lists of 2^n x 3 Python Fractions",
+                              {"pairs": "lin", "n": "exp2"}),
+    # marg, hinge (2^n, 64) float64 recomputed per sample; psi (2^n, 3); the search is restarts x 200 closed forms
+    "thesis_ch6.lemma_C.8": E(lambda p: F8 * 2.0 ** p["n"] * (3 * 64 + 12) + 3 * F8 * 64 * p["m"],
+                              "(2^n, 64) margins and hinge losses per sample, (m, 64) gathers",
+                              {"samples": "lin", "n": "exp2"},
+                              work=_parts_work("thesis_ch6.lemma_C.8", lambda p: p["samples"] * (2.0 ** p["n"] + p["m"]),
+                                               lambda p: p["restarts"] + 1),
+                              work_params=("m", "restarts")),
+    # train_two_layer: tickets width-100 nets, then 2 x tickets x retrains width-5 nets, steps each (k only picks
+    # the parity: runs stop at convergence or at `steps`, which the law bounds)
+    "thesis_ch6.lottery_ticket_experiment": E(
+        lambda p: 4 * F8 * p["tickets"] * (100 + 10 * p["retrains"]) * (p["n"] + 2) + 3 * F8 * 32 * 100 * p["tickets"] + _SMALL,
+        "(runs, P) parameters and optimiser state, (runs, 32, width) batch work arrays; k is free (it only "
+        "picks the target parity; every run is bounded by `steps`)",
+        work=lambda p: p["steps"] * p["tickets"] * (100 + 10 * p["retrains"]) * (p["n"] + 2),
+        work_params=("steps", "tickets", "retrains", "n"), free=("k",)),
+    # X (C(n,3), 2^n) int64 stacked from a list, its Gram matrix (C^2 2^n); the ERM part loops trials x 7
+    "thesis_ch6.parity_facts": E(lambda p: 2 * F8 * math.comb(p["n_gram"], 3) * 2.0 ** p["n_gram"] + _SMALL,
+                                 "(C(n,3), 2^n) int64 parity rows, 2 copies",
+                                 work=_parts_work("thesis_ch6.parity_facts", lambda p: p["trials"],
+                                                  lambda p: math.comb(p["n_gram"], 3) ** 2 * 2.0 ** p["n_gram"]),
+                                 work_params=("trials", "n_gram")),
+    # zero_target_trajectory keeps all `steps` derivative tables D_t (2 (n + 2), 2^n) float64; one WHT per row
+    # (two trajectories alive at once: k = 3's is built while k = 2's is still bound; measured 211 MiB against
+    # 186 modelled at n_max = 12, steps = 100)
+    "thesis_ch6.proposition_6.3": E(lambda p: F8 * 2.0 ** p["n_max"] * (2 * p["steps"] * 2 * (p["n_max"] + 2) + 8 * (p["n_max"] + 2)),
+                                    "2 x steps x (2 (n + 2), 2^n) float64 derivative tables kept along the trajectories",
+                                    work=lambda p: p["steps"] * (p["n_max"] + 2) * p["n_max"] * 2.0 ** p["n_max"],
+                                    work_params=("steps", "n_max")),
+    # comb(N, v) maj_hat(N, v)^2 for 10 v's and N <= N_max (N-bit integers): ~ N_max^2 .. N_max^3
+    "thesis_ch6.rho_bounds": E(lambda p: _SMALL, "exact binomials of N_max bits (no arrays)", {"N_max": "cubic"}),
+    # inits initialisations per width (cached, 5 widths, sum r = 1364 neurons of 9-sparse supports, ~30 words each);
+    # training: seeds (<= inits) runs x widths <= r_train x m in {m_max / 4^j}: (m, r) hidden features, readout
+    # epochs <= 3000 over them
+    "thesis_ch6.theorem_C.11.one_step": E(
+        lambda p: F8 * p["inits"] * 1364 * 16 + 4 * F8 * p["m_max"] * p["r_train"] + 3 * F8 * 4096 * 1024,
+        "cached (inits, 1364) neuron supports and weights over the 5 widths, ~16 words each (measured 400 MiB against 625 "
+        "modelled at inits = 3000, seeds = 3, r_train = 16, m_max = 2000); (m_max, r_train) hidden features, 4 copies",
+        work=_parts_work("thesis_ch6.theorem_C.11.one_step", lambda p: p["inits"],
+                         lambda p: min(p["seeds"], p["inits"]) * p["m_max"]
+                         * sum(r for r in (4, 16, 64, 256, 1024) if r <= p["r_train"])),
+        work_params=("inits", "seeds", "r_train", "m_max")),
+    # exhaustive correlation vectors for n <= n_exhaustive (blocked, n 2^n), closed forms (n-bit Fractions) up to n_max
+    "thesis_ch6.theorem_C.16.gap_ratio": E(
+        lambda p: _SMALL + F8 * 2.0 ** p["n_exhaustive"] / 64, "blocked population gradients; exact Fractions",
+        work=_parts_work("thesis_ch6.theorem_C.16.gap_ratio",
+                         lambda p: min(p["n_exhaustive"], p["n_max"]) * 2.0 ** min(p["n_exhaustive"], p["n_max"]),
+                         lambda p: float(p["n_max"]) ** 2),
+        work_params=("n_exhaustive", "n_max")),
+    # truncation_success_counts: per trial one stream of m <= 36697 samples x n <= 39 (int32 and int64 cumsums);
+    # n_max only filters the fixed list (13, 19, 27, 39), all of which the full tier runs
+    "thesis_ch6.theorem_C.16.sample_size": E(lambda p: 4 * F8 * 36697 * 39 + _SMALL,
+                                             "one (36697, 39) sample stream and its partial sums (fixed sizes); n_max only "
+                                             "filters the fixed list n in (13, 19, 27, 39)",
+                                             {"trials": "lin"}, free=("n_max",)),
+    # ---- thesis_ch7 ----
+    # for every odd q <= p_max: the cyclic construction (~4q neurons) and its q^3 logits (chunked tensordot: m q^3)
+    "thesis_ch7.condition_C1": E(lambda p: 3 * F8 * p["p_max"] ** 3 + F8 * 64 * p["p_max"] * 4 * p["p_max"],
+                                 "q^3 float64 logits at the largest modulus and a (m, 64, q) chunk", {"p_max": "pow5"}),
+    "thesis_ch7.fourier_identity_D3": E(lambda p: _SMALL, "sympy residuals (p_symbolic) and length-64 FFTs",
+                                        {"samples": "lin", "p_symbolic": "exp4"}),
+    # parity_single_max (cached, restarts L-BFGS runs) and random_nets / mixtures margin evaluations on a fixed cube
+    "thesis_ch7.lemma_7_2": E(lambda p: _SMALL, "a fixed small parity cube; restarts optimisations",
+                              work=_parts_work("thesis_ch7.lemma_7_2", lambda p: p["random_nets"], lambda p: p["restarts"]),
+                              work_params=("random_nets", "restarts")),
+    "thesis_ch7.lemma_7_3": E(lambda p: _SMALL, "a fixed small parity cube; restarts optimisations",
+                              work=_parts_work("thesis_ch7.lemma_7_3", lambda p: p["mixtures"], lambda p: p["restarts"]),
+                              work_params=("mixtures", "restarts")),
+    "thesis_ch7.lemma_7_4": E(lambda p: _SMALL, "a fixed small parity cube, 3 perturbations per epsilon", {"epsilons": "lin"}),
+    "thesis_ch7.lemma_7_5": E(lambda p: _SMALL, "Z7 and S3 tables; restarts optimisations",
+                              work=_parts_work("thesis_ch7.lemma_7_5", lambda p: p["mixtures"], lambda p: p["restarts"]),
+                              work_params=("mixtures", "restarts")),
+    "thesis_ch7.lemma_7_6": E(lambda p: _SMALL, "Z7 and S3 tables; restarts L-BFGS optimisations", {"restarts": "lin"}),
+    # groups are a finite choice (quick / full lists); per group and trial einsums over d^4 <= 10^4 entries
+    "thesis_ch7.lemma_D10": E(lambda p: _SMALL, "irreps of the fixed groups (d <= 6)",
+                              work=lambda p: p["basis_changes"] + 1, work_params=("basis_changes",)),
+    "thesis_ch7.lemma_D11": E(lambda p: _SMALL, "coefficient matrices of the fixed groups", {"samples": "lin"}),
+    "thesis_ch7.lemma_D12": E(lambda p: _SMALL, "coefficient matrices of the fixed groups", {"samples": "lin"}),
+    # per group and tau (D.14 + taus random) a cached single_max_class_tau of `restarts` L-BFGS runs
+    "thesis_ch7.lemma_D13": E(lambda p: _SMALL, "fixed groups (order <= 10); (taus + 1) x restarts optimisations",
+                              work=lambda p: (p["taus"] + 1) * p["restarts"], work_params=("taus", "restarts")),
+    # addition tables q = 3..p_max and random_tables random ones: q^2 neurons, quadratic_logits (q^2, min(64, q), q)
+    # chunks and q^5 work each
+    "thesis_ch7.memorizing_construction": E(lambda p: F8 * (p["p_max"] ** 4 + 6 * p["p_max"] ** 3),
+                                            "(q^2, q, q) logit chunk of the q^2-neuron network, q^3 tables",
+                                            work=lambda p: float(p["p_max"]) ** 6 / 6 + p["random_tables"] * float(p["p_max"]) ** 5,
+                                            work_params=("p_max", "random_tables")),
+    # parity_cube(n) (2^n x n) and its int64 products per sample, n <= n_max
+    "thesis_ch7.parity_single_neuron_expectation": E(lambda p: 2 * F8 * 2.0 ** p["n_max"] * (p["n_max"] + 3),
+                                                     "parity_cube(n) as (2^n, n) and the int64 products",
+                                                     {"samples": "lin", "n_max": "exp2"}),
+    # tier_runs is a choice (the trained runs); random_nets random networks of <= 8 neurons on its fixed moduli
+    "thesis_ch7.regularized_exact_cyclic": E(lambda p: _SMALL, "q^3 logits of the tier's fixed moduli", {"random_nets": "lin"}),
+    "thesis_ch7.theorem_7_8": E(lambda p: _SMALL, "the tier's fixed parity cubes; restarts optimisations", {"restarts": "lin"}),
+    # single_neuron_max (restarts L-BFGS runs, O(order^2) per evaluation) for every group of order <= max_opt_order
+    "thesis_ch7.theorem_7_9": E(lambda p: _SMALL + F8 * 3 * float(p["max_opt_order"]) ** 2,
+                                "multiplication tables of the fixed groups (order <= 120)",
+                                {"restarts": "lin", "max_opt_order": "cubic"}),
+    "thesis_ch7.uniform_tau_sign_rep": E(lambda p: _SMALL, "S3 and S4 tables; restarts optimisations", {"restarts": "lin"}),
+    # ---- thesis_ch8 ----
+    # exact t_tensor (object Fractions, t^2 .. t^3 per t) for t <= t_exact_max per point; per item t of t_list
+    # expected_T_diag(t) ((t/2 + 4) nodes x t x 2 x 2 float64, ~6 arrays) and O(t)-term exact harmonic sums
+    "thesis_ch8.corollary_E_2": E(lambda p: 6 * F8 * 4 * max(_items(p["t_list"])) * (max(_items(p["t_list"])) / 2 + 4) + _SMALL,
+                                  "t_tensor work arrays over (t/2 + 4) nodes x t positions x 2 x 2 at the largest t of t_list",
+                                  work=_parts_work("thesis_ch8.corollary_E_2", lambda p: p["points"] * float(p["t_exact_max"]) ** 4,
+                                                   lambda p: sum(float(t) ** 2 for t in _items(p["t_list"]))),
+                                  work_params=("points", "t_exact_max", "t_list")),
+    # _exact_losses(t) (k2_exact_losses: t^4 bytes), the (eval_n, t, t) attention arrays of the minimal model,
+    # the transformer's (eval_n, tf_t, tf_t / tf_d) arrays at every checkpoint; time: the sum of the parts
+    "thesis_ch8.empirical_phases": E(
+        lambda p: max(_k2_exact_bytes(p["t"]), 8 * F8 * p["eval_n"] * p["t"] ** 2,
+                      8 * F8 * p["eval_n"] * p["tf_t"] * max(p["tf_t"], p["tf_d"])) + _SMALL,
+        "k2_exact_losses(t) weights (t^4 bytes), (eval_n, t, t) minimal-model attention arrays, transformer "
+        "evaluation arrays; lr and tf_lr are free (step sizes)",
+        work=_parts_work(
+            "thesis_ch8.empirical_phases",
+            lambda p: float(p["t"]) ** 4,
+            lambda p: p["seeds"] * p["steps"] * (64 + p["eval_n"] / max(p["eval_every"], 1)) * float(p["t"]) ** 2,
+            lambda p: p["runs"] * (p["runs_steps"] * 64 + 13 * p["eval_n"]) * float(p["t"]) ** 2,
+            lambda p: p["tf_seeds"] * (p["tf_steps"] * 64 + 21 * p["eval_n"]) * float(p["tf_t"]) ** 2 * p["tf_d"]),
+        work_params=("t", "steps", "seeds", "eval_every", "eval_n", "tf_steps", "tf_t", "tf_d", "tf_seeds", "runs",
+                     "runs_steps"),
+        free=("lr", "tf_lr")),
+    # sympy integrals of Beta / Dirichlet densities for (c_max + 1)^2 count pairs, degree ~ c_max
+    "thesis_ch8.eq_8_3_bigram_posterior": E(lambda p: _SMALL, "sympy expressions (no arrays)", {"c_max": "cubic"}),
+    # enumerate_expectation over k^(t+1) sequences (k = 2 up to t2_max, k = 3 up to t3_max), O(t^3) Fractions each
+    "thesis_ch8.eq_E13_first_step_gradient": E(
+        lambda p: _SMALL, "streamed sequences and (t, k, k) Fraction tensors",
+        work=lambda p: p["chains"] * (sum(2.0 ** (t + 1) * t ** 3 for t in range(1, p["t2_max"] + 1))
+                                      + sum(3.0 ** (t + 1) * t ** 3 for t in range(1, p["t3_max"] + 1))),
+        work_params=("chains", "t2_max", "t3_max")),
+    # exact 2 x 2 Fraction matrix powers up to n_max per point (n-bit entries: ~ n_max^2)
+    "thesis_ch8.eq_E15_matrix_powers": E(lambda p: _SMALL, "2 x 2 Fraction matrices", {"points": "lin", "n_max": "quad"}),
+    # the direct triple sums: t^3 / 6 Fraction powers of O(t) bits per t, for t <= t_max: ~ t_max^5
+    "thesis_ch8.eq_E16_E17_triple_sums": E(lambda p: _SMALL, "Python Fractions (no arrays)", {"t_max": "pow5", "points": "lin"}),
+    "thesis_ch8.eq_E19_E22_W_entries": E(
+        lambda p: 3 * _SMALL, _CH8_EXPECTED_T + " (t_sym); exact Fraction t_tensor for t <= t_max",
+        work=_parts_work("thesis_ch8.eq_E19_E22_W_entries", lambda p: p["points"] * float(p["t_max"]) ** 3,
+                         lambda p: float(p["t_sym"]) ** 3),
+        work_params=("points", "t_max", "t_sym")),
+    "thesis_ch8.eq_E23_E25_leading_W": E(lambda p: 3 * _SMALL, _CH8_EXPECTED_T + " for every t of t_list",
+                                         work=lambda p: sum(float(t) ** 3 for t in _items(p["t_list"])),
+                                         work_params=("t_list",)),
+    "thesis_ch8.eq_E26_E29_v_update": E(
+        lambda p: 3 * _SMALL, _CH8_EXPECTED_T + " for every t of t_list; exact Fraction t_tensor for t <= t_max",
+        work=_parts_work("thesis_ch8.eq_E26_E29_v_update", lambda p: p["points"] * float(p["t_max"]) ** 4,
+                         lambda p: sum(float(t) ** 3 for t in _items(p["t_list"]))),
+        work_params=("points", "t_max", "t_list")),
+    # w_j_float(j) (80- and 120-node quadratures) for j <= j_max + 1, all pairs (i, j) compared
+    "thesis_ch8.even_odd_pattern": E(lambda p: _SMALL, "K2 quadrature nodes (fixed 80 / 120 per axis)", {"j_max": "quad"}),
+    # per sequence: the minimal model forward (t x t) and reference double sums, O(t^3) Python loops
+    "thesis_ch8.fact_8_3": E(lambda p: _SMALL + 4 * F8 * p["t"] ** 2, "(t, t) attention matrices of one sequence",
+                             {"sequences": "lin", "t": "cubic"}),
+    # expected_T(t) and expected_T(2t) (t^3), eta_star(tt) for tt in t_eta, j_max quadratures, n_eta two-step runs;
+    # c is a scalar initial value (free)
+    "thesis_ch8.lemma_8_4": E(
+        lambda p: 3 * _SMALL + F8 * 2 * p["t"] * 4, _CH8_EXPECTED_T + " at t, 2t and every t of t_eta; c is free (a scalar "
+        "initial value)",
+        work=_parts_work("thesis_ch8.lemma_8_4", lambda p: 9 * float(p["t"]) ** 3,
+                         lambda p: sum(float(t) ** 3 for t in _items(p["t_eta"])),
+                         lambda p: p["j_max"], lambda p: p["n_eta"] * p["t"]),
+        work_params=("t", "t_eta", "j_max", "n_eta"), free=("c",)),
+    "thesis_ch8.linear_regime_dynamics": E(
+        lambda p: 3 * _SMALL + 4 * F8 * p["t"] ** 2, _CH8_EXPECTED_T + "; (4, t) SVD; steps O(t) GD steps",
+        work=_parts_work("thesis_ch8.linear_regime_dynamics", lambda p: float(p["t"]) ** 3, lambda p: p["steps"] * p["t"]),
+        work_params=("t", "steps")),
+    # per eps: _e3_cached at t and 2t: sample_chains (chains, 2t), minimal_model_forward's two (chains, L, L)
+    # float64 attention arrays (L = 2t), expected_T(2t)
+    "thesis_ch8.proposition_8_5": E(
+        lambda p: 3 * F8 * p["chains"] * (2 * p["t"]) ** 2 + 3 * _SMALL,
+        "(chains, 2t, 2t) float64 minimal-model attention arrays, 3 copies",
+        work=_parts_work("thesis_ch8.proposition_8_5",
+                         lambda p: len(str(p["eps_list"]).split(",")) * p["chains"] * float(2 * p["t"]) ** 2,
+                         lambda p: float(2 * p["t"]) ** 3),
+        work_params=("t", "chains", "eps_list")),
+    # k2_exact_losses(t) for every t of t_list (t^4 bytes at the largest, time ~ t^4 each); the 2^t enumeration is t <= 6
+    "thesis_ch8.remark_8_1": E(lambda p: _k2_exact_bytes(max(_items(p["t_list"]))) + _SMALL,
+                               "k2_exact_losses(t) quadrature weights: (t^2/4 classes, t^2/2 nodes) float64, 3 copies",
+                               work=lambda p: sum(float(t) ** 4 for t in _items(p["t_list"])), work_params=("t_list",)),
+    # k2_exact_losses(t) (t^4 bytes) and Monte Carlo chunks of 20000 chains for k = 2, 3 and every k of k_list
+    "thesis_ch8.strategy_losses": E(
+        lambda p: max(_k2_exact_bytes(p["t"]), 6 * F8 * min(p["n"], 20000) * (p["t"] + max(_items(p["k_list"])) ** 2)) + _SMALL,
+        "k2_exact_losses(t) weights (t^4 bytes); chunks of 20000 chains of length t and (chunk, k, k) transitions",
+        work=_parts_work("thesis_ch8.strategy_losses", lambda p: float(p["t"]) ** 4,
+                         lambda p: p["n"] * p["t"] * sum(k * k for k in [2, 2, 3] + _items(p["k_list"]))),
+        work_params=("t", "n", "k_list")),
+})
