@@ -545,7 +545,7 @@ class SampleExponents:
     rigor=Rigor.MECHANISM,
     kind=Kind.MECHANISM,
     derived=True,
-    params=[Param("n_max", int, 100, 100_001, doc="largest n (and s) of the scaling ranges")],
+    params=[Param("n_max", int, 100, 99_999, doc="largest n (and s) of the scaling ranges; odd values (n_max | 1) up to the kernel's cap 10^5")],
     tiers={"quick": {"n_max": 3001}, "full": {"n_max": 10001}},
 )
 def check_sample_exponents(statement: SampleExponents, p, ctx) -> Verdict:
@@ -635,7 +635,7 @@ class IrrelevantDecay:
     expect=Status.PROOF_GAP,
     rigor=Rigor.MECHANISM,
     kind=Kind.MECHANISM,
-    params=[Param("n_max", int, 200, 100_001, doc="largest n of the scaling range")],
+    params=[Param("n_max", int, 200, 99_999, doc="largest n of the scaling range; odd values (n_max | 1) up to the kernel's cap 10^5")],
     tiers={"quick": {"n_max": 3001}, "full": {"n_max": 10001}},
 )
 def check_irrelevant_decay(statement: IrrelevantDecay, p, ctx) -> Verdict:

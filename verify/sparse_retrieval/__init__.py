@@ -14,6 +14,8 @@ Modules, grouped by topic:
 """
 
 SOURCE = "seed002"
+#: every module of this package has been audited under the verdict contract (second reader, docs/audit/seed002_*.md)
+CONTRACT_AUDITED = True
 SEED_FILE = "seeds/002_592ad4c7c39040b4.txt"
 CATALOG_FILE = "seed002_sparse_retrieval.md"
 

@@ -6,7 +6,11 @@ The scaling claims are MECHANISM claims: the bounds have no explicit constants, 
 shape - the sample size n*(N) needed by the upper bound grows polylogarithmically in N, in contrast with the feedforward lower bound (1 - eps) N d (E24).  Each has the
 mutant "encoding dimension D_e replaced by N" (what an N-dimensional positional encoding would give), which
 the same test rejects.  The test: the "polylog degree" Delta log Q / Delta log log N between N = 2^20 and 2^60
-must be <= 8 (log^k N growth has degree ~k; a power law N^c has degree ~29 c).
+must be <= 8 (log^k N growth has degree ~k; a power law N^c has degree ~29 c), and its drift (the degree on
+[2^60, 2^180] minus the degree on [2^20, 2^60]) at most 1.5: a power law's degree keeps growing, so the drift
+catches powers down to about N^0.015 that a single window misses.
+
+Audited under the verdict contract (second reader): docs/audit/seed002_attention_bounds.md.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from kernels.retrieval_constructions import two_layer
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 # ---------------------------------------------------------------------------------------------
 # closed forms (hidden constants = 1; linear link: r_a = 2q, r_w = 1, m_g = 2q; C_x = 1; c_e = 16)
