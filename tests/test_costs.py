@@ -283,3 +283,16 @@ def test_accepted_extremes_under_a_memory_limit(cid, args):
     assert proc.returncode in (0, 1, 2), (proc.returncode, proc.stderr[-3000:])
     if proc.returncode == 2:
         assert proc.stderr.startswith("error: ") or "\nerror: " in proc.stderr, proc.stderr[-3000:]
+
+
+def test_claims_that_share_a_cache_are_calibrated_with_the_producers_seconds():
+    """A claim whose recorded time is a cache hit on another claim's work gets the producer's seconds added."""
+    from verify.costs import SHARED_CACHE
+
+    fs = _full_seconds()
+    for consumer, producer in SHARED_CACHE.items():
+        assert consumer in BY_ID and producer in BY_ID, (consumer, producer)
+        assert consumer in ESTIMATES, f"{consumer}: a shared-cache claim needs an estimate"
+        if consumer in fs and producer in fs:
+            cost = estimate(consumer, BY_ID[consumer].resolve_params("full"))
+            assert cost.seconds >= fs[producer][0], (consumer, cost.seconds, fs[producer][0])
