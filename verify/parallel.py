@@ -60,12 +60,20 @@ def jobs_argument(text: str) -> int:
 _WORKER_FAULT: str | None = None
 
 
-def _init_worker(threads: int, fault: str | None) -> None:
-    global _WORKER_FAULT
-    _WORKER_FAULT = fault
+def limit_numba_threads(workers: int) -> int:
+    """Give this process (one of ``workers`` running at once) ``max(1, cores // workers)`` numba threads;
+    return the count.  Also used by conftest.py for pytest-xdist workers."""
     import numba
 
-    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    threads = max(1, min(usable_cores() // max(workers, 1), numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(threads)
+    return threads
+
+
+def _init_worker(workers: int, fault: str | None) -> None:
+    global _WORKER_FAULT
+    _WORKER_FAULT = fault
+    limit_numba_threads(workers)
 
 
 def _run_in_worker(claim_id: str, tier: str, backend: str) -> bytes:
@@ -110,9 +118,8 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
 
     cost = [expected_seconds(c.id, c.resolve_params(tier)) for c in claims]
     queue = sorted(range(len(claims)), key=lambda i: -cost[i])[::-1]  # pop() takes the longest first
-    threads = max(1, usable_cores() // workers)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_init_worker, initargs=(threads, fault))
+                               initializer=_init_worker, initargs=(workers, fault))
     running: dict[Future, int] = {}
     results: list[ClaimResult | None] = [None] * len(claims)
     try:
