@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import platform
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -32,6 +33,38 @@ def pytest_configure(config):
             config.addinivalue_line("filterwarnings", f"ignore::numba.cuda.core.errors.{cls}")
     # any other copy of the class (older numba-cuda layouts): by its message
     config.addinivalue_line("filterwarnings", r"ignore:Grid size \d+ will likely result in GPU under-utilization")
+    # a pytest-xdist worker (pyproject.toml runs one per core): cores // workers numba threads each, as the
+    # workers of `python -m verify.report -j N` (no result depends on the count: tests/test_parallel.py)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        from verify.parallel import limit_numba_threads
+
+        limit_numba_threads(workers)
+
+
+#: verify/test_claims.py: the tests of one claim share its result (computed once per process)
+CLAIM_TESTS = "verify/test_claims.py::"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (pyproject.toml), extended: the tests of one claim (``test_*[<claim id>]`` of
+    verify/test_claims.py) form one work unit, so that the claim is computed on one worker, once.  Done here
+    rather than with ``xdist_group`` marks, which pytest-xdist 3.8 loses under pytest >= 9.2 (it appends the
+    group to ``item._nodeid``, which pytest no longer reads: pytest-dev/pytest-xdist#1386).  The units go
+    out in collection order (``--no-loadscope-reorder``): verify/test_claims.py lists the longest claims first."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ClaimGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            if scope == nodeid and nodeid.startswith(CLAIM_TESTS) and nodeid.endswith("]"):
+                return "claim " + nodeid[nodeid.index("[") + 1:-1]
+            return scope
+
+    return ClaimGroups(config, log)
 
 
 def pytest_report_header(config):

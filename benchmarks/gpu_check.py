@@ -12,7 +12,7 @@ rewritten after every section (a kill leaves the sections done so far) and a glo
   CUDA engine against the CPU engine on all cores (target >= 5x), agreement on a subset of runs;
 * gf2 (10^5 matrices, bit for bit), population_gradient (n = 26), readout_sgd, disjoint_polynet (4096
   runs each), quadratic_margin (Z_23, Z_71): agreement and end-to-end times against the CPU twin;
-* pytest: ``python -m pytest -m cuda -x -q -p no:cacheprovider`` on the device (timeout, output tail).
+* pytest: ``python -m pytest -n 0 -m cuda -x -q -p no:cacheprovider`` on the device (in one process: one GPU) (timeout, output tail).
 
 Compilation is excluded from every timing (one warm-up call first).  ``--dry-run`` runs the same code at
 tiny sizes (under the simulator when no GPU is visible: NUMBA_ENABLE_CUDASIM=1 must then be set before
@@ -423,7 +423,7 @@ def section_quadratic_margin(cfg, dry) -> dict:
 
 
 def section_pytest(cfg, dry, timeout: float) -> dict:
-    cmd = [sys.executable, "-m", "pytest", "-m", "cuda", "-x", "-q", "-p", "no:cacheprovider", "tests/kernels",
+    cmd = [sys.executable, "-m", "pytest", "-n", "0", "-m", "cuda", "-x", "-q", "-p", "no:cacheprovider", "tests/kernels",
            "tests/max_margin"]
     if dry:  # the machinery only: collect one file's CUDA tests
         cmd = cmd[:-2] + ["--collect-only", "tests/kernels/test_gf2.py"]

@@ -305,10 +305,10 @@ def test_update_reruns_some_claims_and_reuses_the_rest(tmp_path: Path, monkeypat
     ids = IDS
     monkeypatch.setattr(report, "all_claims", lambda: [get_claim(i) for i in ids])
     out = tmp_path / "REPORT.md"
-    assert main(["--tier", "quick", "--output", str(out)]) == 0
+    assert main(["--tier", "quick", "--output", str(out), "-j", "1"]) == 0
     assert check_report(out, tier="quick", registry=False) == []
     first_page = (tmp_path / "report" / "thesis_ch5.md").read_text()
-    assert main(["--tier", "quick", "--update", ids[0], "--output", str(out)]) == 0
+    assert main(["--tier", "quick", "--update", ids[0], "--output", str(out), "-j", "1"]) == 0
     second = out.read_text()
     assert parse_index(second) == {ids[0]: "partly-confirmed", ids[1]: "erratum"}
     assert "Updated with `--update`: 1 claim re-run (`thesis_ch5.sq_counting`)" in second

@@ -922,6 +922,15 @@ def estimate(claim_id: str, params: Mapping[str, Any]) -> Cost | None:
     return Cost(memory_bytes=float(est.memory(params)), seconds=seconds, note=est.note)
 
 
+def expected_seconds(claim_id: str, params: Mapping[str, Any]) -> float:
+    """A rough run time of ``claim_id`` at ``params``, for ordering work (``python -m verify.report -j``,
+    longest first): the time model where the claim declares one, else its recorded full-tier seconds, else 0."""
+    cost = estimate(claim_id, params)
+    if cost is not None and cost.seconds is not None:
+        return cost.seconds
+    return _full_seconds().get(claim_id, (0.0, {}))[0]
+
+
 def _numeric_list_max(value) -> float | None:
     """The largest item of a comma-separated numeric list parameter (``'10,50,200'``, ``'2x3x1,3x2x2'``: the
     product of an ``x`` item), None for any other string."""

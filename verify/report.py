@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m verify.report [--tier quick|full|gpu] [--backend auto|cpu|cuda] [--only ID ...] [--output PATH]
+    python -m verify.report [--tier quick|full|gpu] [--backend auto|cpu|cuda] [--only ID ...] [--output PATH] [-j N]
     python -m verify.report --tier full --update ID ...   # re-run some claims, reuse the stored results of the rest
     python -m verify.report --rerender                    # re-render from the stored results; runs no claim
     python -m verify.report --check                       # exit 1 unless the committed report is complete and current
@@ -25,6 +25,11 @@ An exception or SIGTERM / SIGINT at any step rolls back to the complete old set 
 staging directory; a hard kill (SIGKILL, power loss) leaves a journal that the next run (or
 ``--recover``) completes or undoes, and that ``--check`` reports.  A lock file next to the outputs
 makes a second concurrent run exit 2.  Output locations are validated before any claim runs.
+
+``-j N`` (default: the usable cores) runs the claims in N worker processes (:mod:`verify.parallel`),
+longest first; the results keep the registry's order, so the report equals a serial run's (``-j 1``)
+apart from the timing fields (seconds, date, and the generation, a hash that includes them).  A
+worker that dies exits 2 before anything is published.
 
 The report only renders verdicts: every number in it comes from a claim's Verdict (run here through
 ``run_claim``) or from benchmarks/*results.json; nothing is recomputed while rendering.
@@ -52,7 +57,8 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ._machine import machine_line
-from .registry import TIERS, ClaimResult, Status, all_claims, get_claim, run_claim, to_jsonable
+from .parallel import WorkerDied, jobs_argument, run_claims, usable_cores
+from .registry import TIERS, ClaimResult, Status, all_claims, get_claim, to_jsonable
 
 ROOT = Path(__file__).resolve().parent.parent
 STATUS_ORDER = [s.value for s in Status]
@@ -68,6 +74,8 @@ STAGING_PREFIX = ".report-staging-"
 LOCK_NAME = ".report.lock"
 #: the steps of :func:`publish`, in order (fault-injection points)
 PUBLISH_STEPS = ("staged", "old-moved-aside", "new-moved-in", "committed")
+#: fault-injection point in each worker process of ``-j N`` (N > 1), before it runs a claim
+WORKER_STEP = "worker"
 FAULT_ENV = "VERIFY_REPORT_FAULT"
 MARKER_RE = re.compile(r"<!-- verify-report generation=(\S+) tier=(\S+)(?: page=(\S+))? -->")
 #: the documents behind the source ids (full references: docs/sources.md)
@@ -769,14 +777,20 @@ class ReportLocked(RuntimeError):
     pass
 
 
+def _fault_spec(fault: str | None) -> tuple[str, str, bool]:
+    """(step, mode, from the environment) of ``fault`` or else of VERIFY_REPORT_FAULT; step "" if none."""
+    spec, from_env = (fault, False) if fault is not None else (os.environ.get(FAULT_ENV), True)
+    name, _, mode = (spec or "").partition(":")
+    return name, mode, from_env
+
+
 def _fault_point(step: str, fault: str | None) -> None:
     """Fault injection: ``fault`` (or the environment variable VERIFY_REPORT_FAULT) names a step of
     PUBLISH_STEPS, optionally with ':kill'.  Plain: raise PublishFault (rolled back like SIGTERM);
-    ':kill' in-process: raise SimulatedKill (no cleanup); ':kill' from the environment: os._exit(70)."""
-    spec, from_env = (fault, False) if fault is not None else (os.environ.get(FAULT_ENV), True)
-    if not spec:
-        return
-    name, _, mode = spec.partition(":")
+    ':kill' in-process: raise SimulatedKill (no cleanup); ':kill' from the environment: os._exit(70).
+    The step WORKER_STEP acts in every worker of ``-j N`` before its claim: ':kill' os._exit(70) (a
+    worker dying), plain: RuntimeError (see :func:`_worker_fault`)."""
+    name, mode, from_env = _fault_spec(fault)
     if name != step:
         return
     if mode == "kill":
@@ -784,6 +798,12 @@ def _fault_point(step: str, fault: str | None) -> None:
             os._exit(70)
         raise SimulatedKill(step)
     raise PublishFault(f"fault injected at publishing step {step!r}")
+
+
+def _worker_fault(fault: str | None) -> str | None:
+    """What :func:`verify.parallel.run_claims` injects in its workers: "kill", "" (raise) or None."""
+    name, mode, _ = _fault_spec(fault)
+    return mode if name == WORKER_STEP else None
 
 
 @contextlib.contextmanager
@@ -1062,6 +1082,10 @@ def main(argv: list[str] | None = None, *, fault: str | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="only check that the report is complete, consistent and current; exit 1 if not")
     parser.add_argument("--recover", action="store_true", help="only complete or undo an interrupted publish")
+    parser.add_argument("-j", "--jobs", type=jobs_argument, default=None, metavar="N",
+                        help=f"run the claims in N worker processes, longest first (default: the usable cores, here "
+                             f"{usable_cores()}; 1: in this process); the report is the same for every N apart from "
+                             "timings")
     args = parser.parse_args(argv)
     modes = [n for n in ("only", "update", "rerender", "check", "recover") if getattr(args, n) not in (None, False)]
     if len(modes) > 1:
@@ -1120,14 +1144,15 @@ def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
     from tqdm import tqdm
 
     t0 = time.perf_counter()
-    results: list[ClaimResult] = []
-    bar = tqdm(claims, desc=f"verify ({tier})", unit="claim", file=sys.stderr, disable=not claims)
-    for c in bar:
-        bar.set_postfix_str(c.id)
+    jobs = args.jobs or usable_cores()
+    with tqdm(total=len(claims), desc=f"verify ({tier}, -j {jobs})", unit="claim", file=sys.stderr,
+              disable=not claims) as bar:
         try:
-            results.append(run_claim(c, tier=tier, backend=args.backend))
+            results = run_claims(claims, tier=tier, backend=args.backend, jobs=jobs, bar=bar, fault=_worker_fault(fault))
         except ValueError as exc:
             return _usage_error(str(exc))
+        except WorkerDied as exc:
+            return _usage_error(f"{exc}; nothing was written")
     seconds = time.perf_counter() - t0
     if args.rerender:
         env = dict(reuse_env, rerendered={"date": _now(), "commit": _commit()})

@@ -2,7 +2,10 @@
 
 For each claim (at the tier in VERIFY_TIER, default ``quick``): the computed status equals the expected
 one; every mutant is rejected; an erratum's printed statement fails with a witness and its corrected
-statement holds.  Each claim is run once per session and the three tests share the result.
+statement holds.  Each claim is run once per session and the tests share the result; under pytest-xdist
+(``-n auto``, pyproject.toml) the tests of one claim are one work unit (``pytest_xdist_make_scheduler`` in
+conftest.py), so that each claim is computed once, and the claims come longest first (their recorded
+full-tier seconds, verify/costs.py), which shortens the parallel run.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ import os
 import pytest
 
 from verify.catalogs import is_audited
+from verify.costs import expected_seconds
 from verify.registry import Status, all_claims, run_claim, to_jsonable
 
 TIER = os.environ.get("VERIFY_TIER", "quick")
-CLAIMS = all_claims()
+CLAIMS = sorted(all_claims(), key=lambda c: -expected_seconds(c.id, c.resolve_params(TIER)))
 _RESULTS: dict = {}
 
 

@@ -1,0 +1,137 @@
+"""``python -m verify.report -j N``: worker processes give the serial run's report (apart from timings), a
+dying worker publishes nothing, and no result depends on numba's thread count (verify/parallel.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from verify.parallel import run_claims
+from verify.registry import ClaimResult, get_claim
+from verify.report import ROOT, check_report, main, pending_publishes, write_report_set
+
+#: quick claims with random draws (seeded streams), figures and numba prange kernels, from five sources
+IDS = ["thesis_ch7.training_features", "thesis_ch8.ngram_extension", "thesis_ch4.lemma_A.2", "seed002.theorem_9",
+       "thesis_ch5.sq_counting"]
+#: fields that hold wall-clock measurements: the report's only differences between runs
+TIMING = ("seconds", "date", "generation")
+
+
+def _untimed(obj):
+    """JSON without the timing fields (any key naming seconds: the verdicts' and claims' own, and
+    measurements that checks record in their details, such as 'training seconds (whole grid)')."""
+    if isinstance(obj, dict):
+        return {k: _untimed(v) for k, v in obj.items() if not any(t in k for t in TIMING)}
+    if isinstance(obj, list):
+        return [_untimed(v) for v in obj]
+    return obj
+
+
+def _zero_timings(r: ClaimResult) -> ClaimResult:
+    def v0(v):
+        if v is None:
+            return None
+        return dataclasses.replace(v, seconds=0.0, details={k: x for k, x in v.details.items() if "seconds" not in k})
+
+    return dataclasses.replace(r, seconds=0.0, printed=v0(r.printed), corrected=v0(r.corrected),
+                               proof_step=v0(r.proof_step),
+                               mutants=tuple(dataclasses.replace(m, verdict=v0(m.verdict)) for m in r.mutants))
+
+
+def _files(d: Path) -> dict[str, bytes]:
+    return {p.relative_to(d).as_posix(): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def test_two_workers_give_the_serial_results_and_the_same_report(tmp_path: Path):
+    claims = [get_claim(i) for i in IDS]
+    serial = run_claims(claims, tier="quick", backend="auto", jobs=1)
+    parallel = run_claims(claims, tier="quick", backend="auto", jobs=2)
+    assert [r.claim.id for r in parallel] == IDS  # registry order, whatever order they finished in
+    assert [_untimed(r.to_json()) for r in parallel] == [_untimed(r.to_json()) for r in serial]
+    # rendered from the live objects (not from JSON), with the timings zeroed: every file identical, figures included
+    env = {"date": "d", "commit": "c", "tier": "quick", "backend": "auto", "python": "p", "numpy": "n", "numba": "n",
+           "scipy": "s", "sympy": "s", "machine": "m", "gpu": "no", "seconds": 0.0}
+    for name, results in (("serial", serial), ("parallel", parallel)):
+        (tmp_path / name).mkdir()
+        write_report_set(tmp_path / name, [_zero_timings(r) for r in results], env, 0.0)
+    a, b = _files(tmp_path / "serial"), _files(tmp_path / "parallel")
+    assert any(k.endswith(".png") for k in a) and a.keys() == b.keys()
+    assert [k for k in a if a[k] != b[k]] == []
+
+
+def test_numba_thread_count_does_not_change_results():
+    """Workers run numba with cores // N threads: the prange kernels must give the same bits at any count
+    (the WHT splits its high passes by the thread count; the trainers run one seed per iteration)."""
+    import numba
+
+    from kernels._wht_cpu import LOW_BITS
+    from kernels.wht import wht
+    from verify.registry import run_claim
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has one thread here")
+    rng = np.random.default_rng(7)
+    n = LOW_BITS + 5  # a low pass and a threaded high pass
+    data = [rng.standard_normal(2**n), rng.integers(-9, 9, 2**n)]
+    claim = "thesis_ch8.ngram_extension"  # the induction-head trainer: prange over runs
+    old = numba.get_num_threads()
+    out = {}
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            out[threads] = ([wht(a, backend="cpu") for a in data],
+                            _untimed(run_claim(claim, tier="quick", backend="cpu").to_json()))
+    finally:
+        numba.set_num_threads(old)
+    for x, y in zip(out[1][0], out[2][0]):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    assert out[1][1] == out[2][1]
+
+
+def test_jobs_must_be_a_positive_integer(capsys):
+    for bad in ("0", "-1", "abc"):
+        with pytest.raises(SystemExit) as exc:
+            main(["--tier", "quick", "--only", IDS[0], "-j", bad])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "argument -j/--jobs: must be an integer >= 1" in err and repr(bad) in err
+
+
+def _old_report(out: Path) -> dict[str, bytes]:
+    assert main(["--tier", "quick", "--only", IDS[3], IDS[2], "-j", "2", "--output", str(out)]) == 0
+    assert check_report(out, tier="quick", registry=False) == []
+    return _files(out.parent / "report") | {"REPORT.md": out.read_bytes()}
+
+
+def test_an_exception_in_a_worker_publishes_nothing(tmp_path: Path):
+    out = tmp_path / "REPORT.md"
+    before = _old_report(out)
+    with pytest.raises(RuntimeError, match="fault injected in the worker"):
+        main(["--tier", "quick", "--only", IDS[3], IDS[2], "-j", "2", "--output", str(out)], fault="worker")
+    assert _files(tmp_path / "report") | {"REPORT.md": out.read_bytes()} == before
+    assert not pending_publishes(out) and not multiprocessing.active_children()
+
+
+def test_a_worker_that_dies_exits_two_and_publishes_nothing(tmp_path: Path):
+    """A real `python -m verify.report -j 2` whose workers exit abruptly (VERIFY_REPORT_FAULT=worker:kill):
+    exit 2 with a message naming the claims, no traceback, the previous report untouched."""
+    out = tmp_path / "REPORT.md"
+    before = _old_report(out)
+    env = dict(os.environ, VERIFY_REPORT_FAULT="worker:kill", PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "verify.report", "--tier", "quick", "--only", IDS[3], IDS[2], "-j", "2",
+           "--output", str(out)]
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 2, proc.stderr
+    assert "a worker process died while running one of" in proc.stderr and "nothing was written" in proc.stderr
+    assert IDS[3] in proc.stderr and "Traceback" not in proc.stderr
+    assert _files(tmp_path / "report") | {"REPORT.md": out.read_bytes()} == before
+    assert not pending_publishes(out)
+    assert json.loads((tmp_path / "report" / "results.json").read_text())["environment"]["tier"] == "quick"

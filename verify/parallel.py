@@ -1,0 +1,161 @@
+"""Running claims for ``python -m verify.report -j N``: in this process (N = 1) or in N worker processes.
+
+The workers are a ``concurrent.futures.ProcessPoolExecutor`` over the ``spawn`` context (numba's thread
+pools and CUDA do not survive ``fork``).  Each worker limits numba to ``max(1, cores // N)`` threads, so
+that N workers do not oversubscribe the cores; no result depends on the thread count (every ``prange``
+loop of kernels/ writes its own rows, and each sum is accumulated in a fixed order: tests/test_parallel.py
+compares results at 1 and 2 threads).  Claims are submitted longest first (the recorded full-tier
+seconds, scaled by verify/costs.py where a claim declares a time model), at most N at a time, and the
+results are returned in the order of the claims given, so that the report is the same as a serial run's
+apart from the timing fields.
+
+A worker returns the claim's verdicts (pickled), and this process rebuilds the ClaimResult around its
+own Claim object: the rendering sees the same values as in a serial run.  A worker that dies (a crash,
+a kill, out of memory) raises :class:`WorkerDied`, naming the claims that were running; nothing is
+published then (the caller publishes only after every claim has a result).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Sequence
+
+from .costs import expected_seconds
+from .registry import Claim, ClaimResult, MutantResult, run_claim
+
+#: the exit status of a worker killed by fault injection (``VERIFY_REPORT_FAULT=worker:kill``)
+FAULT_EXIT = 70
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended abruptly while running claims (BrokenProcessPool)."""
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def jobs_argument(text: str) -> int:
+    """argparse ``type`` of ``-j``: an integer >= 1 (argparse names the argument and exits 2)."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1 (worker processes; default: the {usable_cores()} "
+                                         f"usable cores), not {text!r}")
+    return jobs
+
+
+# --- in a worker ---------------------------------------------------------------------------------
+
+
+_WORKER_FAULT: str | None = None
+
+
+def limit_numba_threads(workers: int) -> int:
+    """Give this process (one of ``workers`` running at once) ``max(1, cores // workers)`` numba threads;
+    return the count.  Also used by conftest.py for pytest-xdist workers."""
+    import numba
+
+    threads = max(1, min(usable_cores() // max(workers, 1), numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(threads)
+    return threads
+
+
+def _init_worker(workers: int, fault: str | None) -> None:
+    global _WORKER_FAULT
+    _WORKER_FAULT = fault
+    limit_numba_threads(workers)
+
+
+def _run_in_worker(claim_id: str, tier: str, backend: str) -> bytes:
+    from .registry import get_claim
+
+    if _WORKER_FAULT == "kill":
+        os._exit(FAULT_EXIT)
+    if _WORKER_FAULT is not None:
+        raise RuntimeError(f"fault injected in the worker running {claim_id}")
+    r = run_claim(get_claim(claim_id), tier=tier, backend=backend)
+    return pickle.dumps((r.status, r.printed, r.corrected, tuple(m.verdict for m in r.mutants), dict(r.params),
+                         r.tier, r.backend, r.seconds, r.proof_step))
+
+
+def _rebuild(c: Claim, blob: bytes) -> ClaimResult:
+    status, printed, corrected, verdicts, params, tier, backend, seconds, proof_step = pickle.loads(blob)
+    if len(verdicts) != len(c.mutants):  # pragma: no cover - the worker imported another registry
+        raise RuntimeError(f"{c.id}: the worker checked {len(verdicts)} mutants, the registry has {len(c.mutants)}")
+    mutants = tuple(MutantResult(m, v) for m, v in zip(c.mutants, verdicts))
+    return ClaimResult(c, status, printed, corrected, mutants, params, tier, backend, seconds, proof_step=proof_step)
+
+
+# --- in this process -----------------------------------------------------------------------------
+
+
+def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 1, bar=None,
+               fault: str | None = None) -> list[ClaimResult]:
+    """The results of ``claims``, in their order; ``bar``: a tqdm bar to advance (optional).
+
+    ``fault`` (tests): ``"kill"`` makes each worker exit abruptly before its claim, ``""`` makes it raise."""
+    workers = min(jobs, len(claims))
+    if workers <= 1:
+        results = []
+        for c in claims:
+            if bar is not None:
+                bar.set_postfix_str(c.id)
+            results.append(run_claim(c, tier=tier, backend=backend))
+            if bar is not None:
+                bar.update(1)
+        return results
+    import multiprocessing
+
+    cost = [expected_seconds(c.id, c.resolve_params(tier)) for c in claims]
+    queue = sorted(range(len(claims)), key=lambda i: -cost[i])[::-1]  # pop() takes the longest first
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_init_worker, initargs=(workers, fault))
+    running: dict[Future, int] = {}
+    results: list[ClaimResult | None] = [None] * len(claims)
+    try:
+        while queue or running:
+            while queue and len(running) < workers:
+                i = queue.pop()
+                running[pool.submit(_run_in_worker, claims[i].id, tier, backend)] = i
+            if bar is not None:
+                bar.set_postfix_str(", ".join(claims[i].id for i in sorted(running.values())))
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for f in done:
+                i = running.pop(f)
+                try:
+                    results[i] = _rebuild(claims[i], f.result())
+                except BrokenProcessPool as exc:
+                    ids = sorted(claims[j].id for j in [i, *running.values()])
+                    raise WorkerDied(f"a worker process died while running one of {ids} ({exc})") from None
+                if bar is not None:
+                    bar.update(1)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+    return results  # type: ignore[return-value]
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and end the workers now (an error, SIGTERM or Ctrl-C in this process)."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python >= 3.14
+    if terminate is not None:
+        terminate()
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(30)
