@@ -20,7 +20,9 @@ One central table keyed by claim id (claim modules need no edit).
 Measured (tracemalloc peak against the model): seed000.def_2.2 at N = n = 128 63.6 / 63.5 MiB,
 thesis_ch5.lemma_B.1 at n = 21 48.2 / 48.0 MiB, thesis_ch8.icl_mc_data_model at n = 10^5, t = 30
 111 / 122 MiB, thesis_ch6.assumption_6.2 at n = 20 17.3 / 16.0 MiB, thesis_ch5.warmup_gradient at n = 19
-40 / 40 MiB (after raising its model from 7 to 10 arrays).
+40 / 40 MiB (after raising its model from 7 to 10 arrays); issue 19 part A: seed003.definition_3 at instances = 1000,
+d = 128 18.9 / 23.4 MiB, seed001.appendix_h_score at H = 2048 107 / 173 MiB, seed000.lemma_C.1 at the full tier
+with mutants 112 / 293 MiB, seed000.theorem_D.6 at perturbations = 20000 29 / 74 MiB.
 
 A refusal exits 2 (``InvalidParameter``) with the estimate and the limit.  Limits: memory
 ``VERIFY_MEMORY_BUDGET_GIB`` (default: half the physical memory, at least 4 GiB), time ``VERIFY_TIME_BUDGET_HOURS`` (default 24).  ``--force``
@@ -459,12 +461,13 @@ def _parts(*terms):
 
 
 def _tm_row(T: int) -> float:
-    """One cached Appendix-C run (seed000 turing.run_all) at horizon T: keep_layers stores up to 3 D-vectors per
-    layer and step (numpy headers included), gaps 2 tuples per layer and step; w + 4 layers of D x D weights
-    (6 matrices each); D = |Z| + 4|A| + 5 w + 5 <= 27 + 5 w for |Z| <= 6, |A| <= 4, w = bits of T."""
+    """One cached Appendix-C run (seed000 turing.run_all) of a machine drawn with horizon up to T (T / 2 on average):
+    keep_layers stores up to 3 D-vectors per layer and step (numpy headers included), gaps 2 tuples per layer and
+    step; the compiled weights as kernels.tm_transformer.compile_transformer bounds them (w + 4 layers of 6 D x D
+    matrices); D = |Z| + 4|A| + 5 w + 5 <= 27 + 5 w for |Z| <= 6, |A| <= 4, w = bits of T."""
     w = max(int(T), 1).bit_length()
     D, L = 27 + 5 * w, w + 4
-    return T * L * (24 * D + 900) + L * 48 * D * D + 40 * T
+    return T / 2 * L * (24 * D + 900) + L * 48 * D * D + 40 * T
 
 
 def _tm(kwargs_sets: int) -> Estimate:
@@ -484,8 +487,8 @@ def _tm(kwargs_sets: int) -> Estimate:
 #: memory per interpolation interval H of one executed ICGD block (kernels.gd_transformer: (pairs x H) ReLU
 #: heads of q x D query/key matrices and their (T x T) scores) for the small instances of seed001 (N <= 3, K <= 3,
 #: n <= 8): measured 29 KiB (lemma_6_s_error, H = 1024) and 52 KiB (appendix_h_score, n = 16, H = 2048)
-_ICGD_PER_H = 100 * KIB
-_ICGD_NOTE = "(pairs x H) ReLU attention heads of one ICGD block, about 100 KiB per interval (measured 29-52 KiB)"
+_ICGD_PER_H = 64 * KIB
+_ICGD_NOTE = "(pairs x H) ReLU attention heads of one ICGD block, 64 KiB per interval (measured 29-52 KiB)"
 
 
 def _icgd_grid(fixed: int) -> Estimate:
@@ -542,8 +545,8 @@ ESTIMATES.update({
     "seed000.lemma_D.8": E(lambda p: 64 * KIB * (p["circuits"] + 2), "(circuits + 2) compiled exact nets; one perturbation at a time",
                            work=lambda p: (p["circuits"] + 2) * p["perturbations"], work_params=("circuits", "perturbations")),
     # D (perturbations, p <= 400 parameters) float64 directions, its sum with theta and batched_forward's activations
-    "seed000.theorem_D.6": E(lambda p: 64 * KIB * (p["circuits"] + 2) + 4 * F8 * 400 * p["perturbations"],
-                             "(perturbations, p <= 400) float64 directions, 4 copies; (circuits + 2) compiled nets",
+    "seed000.theorem_D.6": E(lambda p: 64 * KIB * (p["circuits"] + 2) + 2 * F8 * 240 * p["perturbations"],
+                             "(perturbations, p <= 240) float64 directions, 2 copies (measured 29 MiB against 74 at 20000); (circuits + 2) compiled nets",
                              work=lambda p: (p["circuits"] + 2) * (p["perturbations"] + 1000),
                              work_params=("circuits", "perturbations")),
     # th, xt, th2, al, rho: (cases, dim + 1) float64; a Python loop of two attacks per case
