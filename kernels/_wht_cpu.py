@@ -31,73 +31,36 @@ import numpy as np
 from numba import prange
 from numba import uint64 as u64
 
-__all__ = ["leaf_bits", "wht_inplace_cpu", "int64_min_max"]
+__all__ = ["int64_min_max", "small_float64_inplace", "wht_inplace_cpu"]
 
 _COLS = 4096  # columns per parallel work item in the top levels
 _MIN_PARALLEL = 1 << 16  # shorter arrays: one thread (thread start-up costs more than it saves)
 
 
-@nb.njit(inline="always")
-def _bf2(a, c, h):  # pragma: no cover - compiled
-    """Stage log2(h) on entries c, c+h."""
-    x0 = a[c]
-    x1 = a[c + h]
-    a[c] = x0 + x1
-    a[c + h] = x0 - x1
+def _make_butterfly(r: int):
+    """Stages log2(h) .. log2(h)+r-1 on the 2^r entries c + i h (i = 0 .. 2^r - 1), held in registers.
+
+    Generated straight-line code: load all, then stage s pairs i and i + 2^s (s = 0 .. r-1) exactly as
+    the reference's radix-2 stages do, then store all."""
+    m = 1 << r
+    off = ["c"] + [f"c + u64({i}) * h" for i in range(1, m)]
+    lines = [f"def bf(a, c, h):"]
+    lines += [f"    x{i}_0 = a[{off[i]}]" for i in range(m)]
+    for s in range(r):
+        b = 1 << s
+        for i in range(m):
+            op, j = ("+", i + b) if not i & b else ("-", i - b)
+            lhs, rhs = (i, j) if op == "+" else (j, i)
+            lines.append(f"    x{i}_{s + 1} = x{lhs}_{s} {op} x{rhs}_{s}")
+    lines += [f"    a[{off[i]}] = x{i}_{r}" for i in range(m)]
+    namespace = {"u64": u64}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the fixed text above
+    return nb.njit(inline="always")(namespace["bf"])
 
 
-@nb.njit(inline="always")
-def _bf4(a, c, h):  # pragma: no cover - compiled
-    """Stages log2(h), log2(h)+1 on entries c + i h, i = 0..3."""
-    x0 = a[c]
-    x1 = a[c + h]
-    x2 = a[c + u64(2) * h]
-    x3 = a[c + u64(3) * h]
-    s0 = x0 + x1
-    d0 = x0 - x1
-    s1 = x2 + x3
-    d1 = x2 - x3
-    a[c] = s0 + s1
-    a[c + h] = d0 + d1
-    a[c + u64(2) * h] = s0 - s1
-    a[c + u64(3) * h] = d0 - d1
-
-
-@nb.njit(inline="always")
-def _bf8(a, c, h):  # pragma: no cover - compiled
-    """Stages log2(h) .. log2(h)+2 on entries c + i h, i = 0..7."""
-    x0 = a[c]
-    x1 = a[c + h]
-    x2 = a[c + u64(2) * h]
-    x3 = a[c + u64(3) * h]
-    x4 = a[c + u64(4) * h]
-    x5 = a[c + u64(5) * h]
-    x6 = a[c + u64(6) * h]
-    x7 = a[c + u64(7) * h]
-    a0 = x0 + x1
-    a1 = x0 - x1
-    a2 = x2 + x3
-    a3 = x2 - x3
-    a4 = x4 + x5
-    a5 = x4 - x5
-    a6 = x6 + x7
-    a7 = x6 - x7
-    b0 = a0 + a2
-    b1 = a1 + a3
-    b2 = a0 - a2
-    b3 = a1 - a3
-    b4 = a4 + a6
-    b5 = a5 + a7
-    b6 = a4 - a6
-    b7 = a5 - a7
-    a[c] = b0 + b4
-    a[c + h] = b1 + b5
-    a[c + u64(2) * h] = b2 + b6
-    a[c + u64(3) * h] = b3 + b7
-    a[c + u64(4) * h] = b0 - b4
-    a[c + u64(5) * h] = b1 - b5
-    a[c + u64(6) * h] = b2 - b6
-    a[c + u64(7) * h] = b3 - b7
+_bf2 = _make_butterfly(1)
+_bf4 = _make_butterfly(2)
+_bf8 = _make_butterfly(3)
 
 
 def _make_sweep(bf, r: int, const_h: int | None = None):
@@ -148,7 +111,8 @@ def _sweep(a, base, size, k, r):  # pragma: no cover - compiled
 
 @nb.njit
 def _leaf(a, base, L):  # pragma: no cover - compiled
-    """All stages (bits 0 .. L-1) of the block a[base : base + 2^L]: radix-8 sweeps, then the rest."""
+    """All stages (bits 0 .. L-1) of the block a[base : base + 2^L]: radix-8 sweeps, then the one or
+    two stages left (radix 2 or 4)."""
     size = u64(1) << L
     k = u64(0)
     while k + u64(3) <= L:
@@ -159,95 +123,101 @@ def _leaf(a, base, L):  # pragma: no cover - compiled
 
 
 @nb.njit
-def _leaf_bits(n):  # pragma: no cover - compiled
-    """Leaf size L for length 2^n (n >= 3): n up to 12, else 11..13 with 3 | n - L."""
-    if n <= 12:
-        return u64(n)
-    m = (n - 12) % 3
-    return u64(12) if m == 0 else (u64(13) if m == 1 else u64(11))
+def _plan(n):  # pragma: no cover - compiled
+    """[L, 3, 3, ...] for length 2^n: leaves of 2^L entries, then radix-8 levels.
+
+    L = n up to 12, else the one of 11, 12, 13 with 3 | n - L (measured: leaves of 2^10 or 2^14 and a
+    radix-16 level instead of L = 13 were slower)."""
+    if n <= u64(12):
+        return np.array([n], dtype=np.int64)
+    m = (n - u64(12)) % u64(3)
+    L = u64(12) if m == u64(0) else (u64(13) if m == u64(1) else u64(11))
+    plan = np.full((n - L) // u64(3) + u64(1), 3, dtype=np.int64)
+    plan[0] = L
+    return plan
 
 
 @nb.njit
-def _depth_first(a, base, nleaf, L, nlev):  # pragma: no cover - compiled
-    """The nleaf leaves of 2^L entries from ``base``, and the first nlev radix-8 levels above them.
+def _depth_first(a, base, nleaf, plan, nlev):  # pragma: no cover - compiled
+    """The nleaf leaves of 2^plan[0] entries from ``base``, and the levels plan[1 .. nlev] above them.
 
     After each leaf, every level whose block has just been completed gets its sweep."""
+    L = u64(plan[0])
     for t in range(nleaf):
         _leaf(a, base + (t << L), L)
         done = (t + u64(1)) << L
         k = L
-        for _ in range(nlev):
-            span = u64(8) << k
+        for j in range(1, nlev + 1):
+            r = u64(plan[j])
+            span = u64(1) << (k + r)
             if done & (span - u64(1)):
                 break
-            _sweep(a, base + done - span, span, k, u64(3))
-            k += u64(3)
+            _sweep(a, base + done - span, span, k, r)
+            k += r
+
+
+@nb.njit
+def _log2(size):  # pragma: no cover - compiled
+    n = u64(0)
+    while (u64(1) << n) < size:
+        n += u64(1)
+    return n
 
 
 @nb.njit(["void(float64[::1])", "void(int64[::1])"], cache=True)
 def _transform_serial(a):  # pragma: no cover - compiled
-    """The whole transform on the calling thread (length 2^n, n >= 3)."""
+    """The whole transform on the calling thread."""
     size = u64(a.shape[0])
-    n = u64(0)
-    while (u64(1) << n) < size:
-        n += u64(1)
-    L = _leaf_bits(n)
-    _depth_first(a, u64(0), size >> L, L, (n - L) // u64(3))
+    plan = _plan(_log2(size))
+    _depth_first(a, u64(0), size >> u64(plan[0]), plan, plan.shape[0] - 1)
 
 
 @nb.njit(["void(float64[::1], int64)", "void(int64[::1], int64)"], parallel=True, cache=True)
-def _transform_parallel(a, nchunk_lev):  # pragma: no cover - compiled
-    """Chunks (leaves and the first nchunk_lev levels) in parallel, then the higher levels, each in
-    parallel over work items of _COLS columns."""
+def _transform_parallel(a, min_chunks):  # pragma: no cover - compiled
+    """Chunks (leaves and the levels below the chunk size) in parallel, at least min_chunks of them;
+    then the higher levels, each in parallel over work items of _COLS columns."""
     size = u64(a.shape[0])
-    n = u64(0)
-    while (u64(1) << n) < size:
-        n += u64(1)
-    L = _leaf_bits(n)
-    k = L + u64(3) * u64(nchunk_lev)
+    n = _log2(size)
+    plan = _plan(n)
+    k = u64(plan[0])
+    nlev = 0
+    while nlev + 1 < plan.shape[0] and (size >> (k + u64(plan[nlev + 1]))) >= u64(min_chunks):
+        nlev += 1
+        k += u64(plan[nlev])
     chunk = u64(1) << k
     for q in prange(size >> k):
-        _depth_first(a, u64(q) * chunk, chunk >> L, L, u64(nchunk_lev))
-    while k < n:
+        _depth_first(a, u64(q) * chunk, chunk >> u64(plan[0]), plan, nlev)
+    for j in range(nlev + 1, plan.shape[0]):
+        r = u64(plan[j])
         h = u64(1) << k
-        span = h << u64(3)
+        span = h << r
         cols = min(h, u64(_COLS))
         per_block = h // cols
         for w in prange((size // span) * per_block):
             g = (u64(w) // per_block) * span + (u64(w) % per_block) * cols
             for c in range(g, g + cols):
                 _bf8(a, c, h)
-        k += u64(3)
+        k += r
 
 
-@nb.njit(["void(float64[::1])", "void(int64[::1])"], cache=True)
-def _wht_small(a):  # pragma: no cover - compiled
-    """Lengths 1, 2, 4."""
-    size = a.shape[0]
-    h = 1
-    while h < size:
-        for i0 in range(0, size, 2 * h):
-            for j in range(i0, i0 + h):
-                _bf2(a, u64(j), u64(h))
-        h *= 2
-
-
-def leaf_bits(n: int) -> int:
-    """Bits L of the leaves for length 2^n (n >= 3); the levels above are radix-8."""
-    return n if n <= 12 else (12, 13, 11)[(n - 12) % 3]
+@nb.njit("boolean(float64[::1])", cache=True)
+def small_float64_inplace(a):  # pragma: no cover - compiled
+    """Fast path of kernels.wht_inplace (float64, no finiteness scan): transform ``a`` and return True
+    when its length is a power of two below _MIN_PARALLEL; else leave it untouched and return False.
+    The signature refuses (TypeError) anything but a writeable C-contiguous 1-D float64 array."""
+    size = u64(a.shape[0])
+    if size == u64(0) or size & (size - u64(1)) or size >= u64(_MIN_PARALLEL):
+        return False
+    _transform_serial(a)
+    return True
 
 
 def wht_inplace_cpu(a: np.ndarray) -> None:
     """Transform a C-contiguous float64/int64 array of length 2^n in place (no validation here)."""
-    size = a.shape[0]
-    if size < 8:
-        _wht_small(a)
-    elif size < _MIN_PARALLEL or nb.get_num_threads() == 1:
+    if a.shape[0] < _MIN_PARALLEL or nb.get_num_threads() == 1:
         _transform_serial(a)
-    else:  # chunks: the largest level boundary that leaves at least one chunk per thread
-        n = size.bit_length() - 1
-        L = leaf_bits(n)
-        _transform_parallel(a, max(0, (n - (nb.get_num_threads() - 1).bit_length() - L) // 3))
+    else:
+        _transform_parallel(a, nb.get_num_threads())
 
 
 @nb.njit(inline="always")
