@@ -10,14 +10,21 @@ Schedule (measured in benchmarks/fwht.py):
   2^k, held in registers (one load and one store per entry for three stages); the loop over the 2^k
   consecutive columns of a group is what LLVM vectorises (AVX2 on x86).  Radix-4 and radix-2 sweeps
   do the one or two stages left over when 3 does not divide the number of stages;
-* leaves: the array is cut into leaves of 2^L entries (L = 11..13, chosen so that 3 divides n - L;
+* leaves: the array is cut into leaves of 2^L entries (L = n up to 12, else the L in 11..13 with 3 | n - L;
   a leaf fits L1/L2), each transformed completely (bits 0 .. L-1) by radix-8 sweeps whose stride is a
   compile-time constant (h = 1, 8, 64, 512: LLVM then unrolls the short column loops);
 * levels: above the leaves, every block of 2^(k+3) entries gets its radix-8 sweep over bits k..k+2 as
   soon as its 8 sub-blocks are complete (depth first, as in FFHT's recursion): blocks up to the cache
   size are swept while still cached, so only the last one or two levels stream the array from memory;
-* threads: with more than one numba thread, contiguous chunks of the array go depth first to the
-  threads in parallel, and the levels above the chunk size are swept in parallel over column ranges.
+* threads: with more than one numba thread and at least 2^16 entries, contiguous chunks of the array
+  go depth first to the threads in parallel, and the levels above the chunk size are swept in
+  parallel over column ranges of _COLS entries;
+* short float64 arrays: :func:`small_float64_inplace` is kernels.wht_inplace's fast path (one
+  dispatch, validation by its signature), for a call overhead of FFHT's order.
+
+Tried and slower (benchmarks/fwht.py, 2026-11-27): radix-16 levels (register spills), leaves of 2^10 or
+2^14 entries, runtime (not compile-time) strides inside the leaves, numba-level inlining of the sweeps
+(also many times the compile time).
 
 Index arithmetic is done in uint64 on purpose: numba then drops its negative-index wraparound
 branches, which is what lets LLVM vectorise the butterflies.  The bodies do no validation; callers
