@@ -49,16 +49,20 @@ def _best(fn, setup, repeats: int) -> float:
     return best_seconds(fn, repeats, setup=setup)
 
 
-def _interleaved(fns: dict, src: np.ndarray, rounds: int, inner: int) -> dict:
+def _interleaved(fns: dict, src: np.ndarray, rounds: int, inner: int, prep: dict | None = None) -> dict:
     """Best seconds per call of each fns[k](x) over ``rounds`` rounds of one timed batch of ``inner``
-    calls each, the functions interleaved within a round; x is reset to ``src`` before each batch when
-    the array is small (untimed; repeated transforms only grow the values, by 2^(n/2) per call)."""
+    calls each, the functions interleaved within a round; before each batch, untimed: prep[k]() (e.g.
+    numba.set_num_threads) and, when the array is small, x reset to ``src`` (repeated transforms only
+    grow the values, by 2^(n/2) per call)."""
+    prep = prep or {}
     x = src.copy()
     best = dict.fromkeys(fns, float("inf"))
-    for f in fns.values():  # warm-up (compilation, page faults)
+    for k, f in fns.items():  # warm-up (compilation, page faults)
+        prep.get(k, lambda: None)()
         f(x)
     for _ in range(rounds):
         for k, f in fns.items():
+            prep.get(k, lambda: None)()
             if src.size <= 1 << 21:
                 np.copyto(x, src)
             t0 = time.perf_counter()
@@ -90,11 +94,11 @@ def run_ffht(max_n: int = 28, min_n: int = 10) -> dict | None:
     threads = numba.get_num_threads()
     two = min(2, numba.config.NUMBA_NUM_THREADS)
 
-    def project(nt):
-        def call(x):
-            numba.set_num_threads(nt)
-            wht_inplace(x, backend="cpu", check_finite=False)
-        return call
+    def project(x):
+        wht_inplace(x, backend="cpu", check_finite=False)
+
+    prep = {"project_1t": lambda: numba.set_num_threads(1), "project_2t": lambda: numba.set_num_threads(two),
+            "project": lambda: numba.set_num_threads(1)}
 
     rows, notes = [], []
     try:
@@ -105,11 +109,11 @@ def run_ffht(max_n: int = 28, min_n: int = 10) -> dict | None:
             src = np.random.default_rng(n).standard_normal(1 << n)
             dst = np.empty_like(src)
             fns = {"copy": lambda x: np.copyto(dst, x), "ffht": lambda x: ffht.fht_(x, 1),
-                   "project_1t": project(1), "project_2t": project(two)}
+                   "project_1t": project, "project_2t": project}
             # about 0.1 s of FFHT calls per round below 2^20, then fewer rounds as n grows
             inner = max(1, (1 << 16) >> n)
             rounds = 40 if n <= 16 else 15 if n <= 21 else 5 if n <= 25 else 3 if n <= 27 else 2
-            best = _interleaved(fns, src, rounds, inner)
+            best = _interleaved(fns, src, rounds, inner, prep)
             del src, dst
             r1, r2 = best["project_1t"] / best["ffht"], best["project_2t"] / best["ffht"]
             rows.append({"n": n, "copy_s": best["copy"], "ffht_s": best["ffht"], "project_1t_s": best["project_1t"],
@@ -121,7 +125,7 @@ def run_ffht(max_n: int = 28, min_n: int = 10) -> dict | None:
         numba.set_num_threads(threads)
     # call overhead: the whole public call on a length-8 array (the transform itself is a few ns)
     a8 = np.random.default_rng(0).standard_normal(8)
-    call = _interleaved({"ffht": lambda x: ffht.fht_(x, 1), "project": project(1)}, a8, 200, 50)
+    call = _interleaved({"ffht": lambda x: ffht.fht_(x, 1), "project": project}, a8, 200, 50, prep)
     numba.set_num_threads(threads)
     ratio = call["project"] / call["ffht"]
     notes.append(f"Call overhead at n = 3 (kernels.wht_inplace(a, backend='cpu', check_finite=False) against "
