@@ -1,13 +1,30 @@
 """numba CPU kernels of the in-place Walsh-Hadamard transform (float64 and int64).
 
-Cache-blocked two-level schedule (measured in benchmarks/fwht.py):
+The transform is the n radix-2 stages of kernels.reference.wht_butterflies (stage j adds and subtracts
+the entries whose indices differ in bit j), applied in the same order to every entry, so the result is
+bit-identical to the reference: the schedule below only regroups the same butterflies.
 
-* low pass: each contiguous block of 2^LOW_BITS entries (fits L2) is transformed completely: the three
-  lowest stages as an 8-point transform in registers, the rest as radix-4 butterflies on rows of 8
-  consecutive entries (vectorised by LLVM);
-* high passes: the remaining bits in groups of at most GROUP_BITS; a tile of 2^G rows x HIGH_COLS
-  consecutive columns is gathered into a per-thread buffer, transformed there, and scattered back,
-  so every pass streams the array through memory once.
+Schedule (measured in benchmarks/fwht.py):
+
+* radix-8 sweeps: three consecutive stages (bits k, k+1, k+2) are done at once on 8 entries at stride
+  2^k, held in registers (one load and one store per entry for three stages); the loop over the 2^k
+  consecutive columns of a group is what LLVM vectorises (AVX2 on x86).  Radix-4 and radix-2 sweeps
+  do the one or two stages left over when 3 does not divide the number of stages;
+* leaves: the array is cut into leaves of 2^L entries (L = n up to 12, else the L in 11..13 with 3 | n - L;
+  a leaf fits L1/L2), each transformed completely (bits 0 .. L-1) by radix-8 sweeps whose stride is a
+  compile-time constant (h = 1, 8, 64, 512: LLVM then unrolls the short column loops);
+* levels: above the leaves, every block of 2^(k+3) entries gets its radix-8 sweep over bits k..k+2 as
+  soon as its 8 sub-blocks are complete (depth first, as in FFHT's recursion): blocks up to the cache
+  size are swept while still cached, so only the last one or two levels stream the array from memory;
+* threads: with more than one numba thread and at least 2^16 entries, contiguous chunks of the array
+  go depth first to the threads in parallel, and the levels above the chunk size are swept in
+  parallel over column ranges of _COLS entries;
+* short float64 arrays: :func:`small_float64_inplace` is kernels.wht_inplace's fast path (one
+  dispatch, validation by its signature), for a call overhead of FFHT's order.
+
+Tried and slower (benchmarks/fwht.py, 2026-11-27): radix-16 levels (register spills), leaves of 2^10 or
+2^14 entries, runtime (not compile-time) strides inside the leaves, numba-level inlining of the sweeps
+(also many times the compile time).
 
 Index arithmetic is done in uint64 on purpose: numba then drops its negative-index wraparound
 branches, which is what lets LLVM vectorise the butterflies.  The bodies do no validation; callers
@@ -21,197 +38,193 @@ import numpy as np
 from numba import prange
 from numba import uint64 as u64
 
-__all__ = ["LOW_BITS", "GROUP_BITS", "HIGH_COLS", "wht_inplace_cpu", "pass_schedule"]
+__all__ = ["int64_min_max", "small_float64_inplace", "wht_inplace_cpu"]
 
-LOW_BITS = 12
-GROUP_BITS = 12
-HIGH_COLS = 32
-_SIGS_PAR = ["void(float64[::1], int64)", "void(int64[::1], int64)"]
-_SIGS_HIGH = ["void(float64[::1], int64, int64, int64)", "void(int64[::1], int64, int64, int64)"]
+_COLS = 4096  # columns per parallel work item in the top levels
+_MIN_PARALLEL = 1 << 16  # shorter arrays: one thread (thread start-up costs more than it saves)
 
 
-def _make_row_stages(cols: int):
-    """Butterfly stages over the row index of a block of R rows x ``cols`` columns (compile-time cols)."""
+def _make_butterfly(r: int):
+    """Stages log2(h) .. log2(h)+r-1 on the 2^r entries c + i h (i = 0 .. 2^r - 1), held in registers.
 
-    @nb.njit(inline="always")
-    def row_stages(a, base, R):  # pragma: no cover - compiled
-        C = u64(cols)
-        h = u64(1)
-        while h < R:
-            if u64(2) * h < R:
-                for r0 in range(u64(0), R, u64(4) * h):
-                    for r in range(r0, r0 + h):
-                        p0 = base + r * C
-                        p1 = p0 + h * C
-                        p2 = p1 + h * C
-                        p3 = p2 + h * C
-                        for c in range(C):
-                            x0 = a[p0 + c]
-                            x1 = a[p1 + c]
-                            x2 = a[p2 + c]
-                            x3 = a[p3 + c]
-                            s0 = x0 + x1
-                            d0 = x0 - x1
-                            s1 = x2 + x3
-                            d1 = x2 - x3
-                            a[p0 + c] = s0 + s1
-                            a[p1 + c] = d0 + d1
-                            a[p2 + c] = s0 - s1
-                            a[p3 + c] = d0 - d1
-                h *= u64(4)
-            else:
-                for r0 in range(u64(0), R, u64(2) * h):
-                    for r in range(r0, r0 + h):
-                        p0 = base + r * C
-                        p1 = p0 + h * C
-                        for c in range(C):
-                            x0 = a[p0 + c]
-                            x1 = a[p1 + c]
-                            a[p0 + c] = x0 + x1
-                            a[p1 + c] = x0 - x1
-                h *= u64(2)
-
-    return row_stages
+    Generated straight-line code: load all, then stage s pairs i and i + 2^s (s = 0 .. r-1) exactly as
+    the reference's radix-2 stages do, then store all."""
+    m = 1 << r
+    off = ["c"] + [f"c + u64({i}) * h" for i in range(1, m)]
+    lines = [f"def bf(a, c, h):"]
+    lines += [f"    x{i}_0 = a[{off[i]}]" for i in range(m)]
+    for s in range(r):
+        b = 1 << s
+        for i in range(m):
+            op, j = ("+", i + b) if not i & b else ("-", i - b)
+            lhs, rhs = (i, j) if op == "+" else (j, i)
+            lines.append(f"    x{i}_{s + 1} = x{lhs}_{s} {op} x{rhs}_{s}")
+    lines += [f"    a[{off[i]}] = x{i}_{r}" for i in range(m)]
+    namespace = {"u64": u64}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the fixed text above
+    return nb.njit(inline="always")(namespace["bf"])
 
 
-_rows8 = _make_row_stages(8)
-_rows_high = _make_row_stages(HIGH_COLS)
+_bf2 = _make_butterfly(1)
+_bf4 = _make_butterfly(2)
+_bf8 = _make_butterfly(3)
 
 
-@nb.njit(inline="always")
-def _wht8(a, p):  # pragma: no cover - compiled
-    x0 = a[p]
-    x1 = a[p + 1]
-    x2 = a[p + 2]
-    x3 = a[p + 3]
-    x4 = a[p + 4]
-    x5 = a[p + 5]
-    x6 = a[p + 6]
-    x7 = a[p + 7]
-    a0 = x0 + x1
-    a1 = x0 - x1
-    a2 = x2 + x3
-    a3 = x2 - x3
-    a4 = x4 + x5
-    a5 = x4 - x5
-    a6 = x6 + x7
-    a7 = x6 - x7
-    b0 = a0 + a2
-    b1 = a1 + a3
-    b2 = a0 - a2
-    b3 = a1 - a3
-    b4 = a4 + a6
-    b5 = a5 + a7
-    b6 = a4 - a6
-    b7 = a5 - a7
-    a[p] = b0 + b4
-    a[p + 1] = b1 + b5
-    a[p + 2] = b2 + b6
-    a[p + 3] = b3 + b7
-    a[p + 4] = b0 - b4
-    a[p + 5] = b1 - b5
-    a[p + 6] = b2 - b6
-    a[p + 7] = b3 - b7
+def _make_sweep(bf, r: int, const_h: int | None = None):
+    """Sweep ``bf`` (radix 2^r) over [base, base + size): every group of h 2^r entries, all h columns.
+
+    With ``const_h`` the stride is a compile-time constant (the h argument is ignored)."""
+    R = u64(r)
+
+    @nb.njit
+    def sweep(a, base, size, h):  # pragma: no cover - compiled
+        hh = u64(const_h) if const_h is not None else h
+        for g in range(base, base + size, hh << R):
+            for c in range(g, g + hh):
+                bf(a, c, hh)
+
+    return sweep
+
+
+_sweep2 = _make_sweep(_bf2, 1)
+_sweep4 = _make_sweep(_bf4, 2)
+_sweep8 = _make_sweep(_bf8, 3)
+_sweep8_h1 = _make_sweep(_bf8, 3, 1)
+_sweep8_h8 = _make_sweep(_bf8, 3, 8)
+_sweep8_h64 = _make_sweep(_bf8, 3, 64)
+_sweep8_h512 = _make_sweep(_bf8, 3, 512)
+
+
+@nb.njit
+def _sweep(a, base, size, k, r):  # pragma: no cover - compiled
+    """Stages k .. k+r-1 (r = 1, 2, 3) of every block of 2^(k+r) entries in [base, base + size)."""
+    h = u64(1) << k
+    if r == u64(3):
+        if k == u64(0):
+            _sweep8_h1(a, base, size, h)
+        elif k == u64(3):
+            _sweep8_h8(a, base, size, h)
+        elif k == u64(6):
+            _sweep8_h64(a, base, size, h)
+        elif k == u64(9):
+            _sweep8_h512(a, base, size, h)
+        else:
+            _sweep8(a, base, size, h)
+    elif r == u64(2):
+        _sweep4(a, base, size, h)
+    else:
+        _sweep2(a, base, size, h)
+
+
+@nb.njit
+def _leaf(a, base, L):  # pragma: no cover - compiled
+    """All stages (bits 0 .. L-1) of the block a[base : base + 2^L]: radix-8 sweeps, then the one or
+    two stages left (radix 2 or 4)."""
+    size = u64(1) << L
+    k = u64(0)
+    while k + u64(3) <= L:
+        _sweep(a, base, size, k, u64(3))
+        k += u64(3)
+    if k < L:
+        _sweep(a, base, size, k, L - k)
+
+
+@nb.njit
+def _plan(n):  # pragma: no cover - compiled
+    """[L, 3, 3, ...] for length 2^n: leaves of 2^L entries, then radix-8 levels.
+
+    L = n up to 12, else the one of 11, 12, 13 with 3 | n - L (measured: leaves of 2^10 or 2^14 and a
+    radix-16 level instead of L = 13 were slower)."""
+    if n <= u64(12):
+        return np.array([n], dtype=np.int64)
+    m = (n - u64(12)) % u64(3)
+    L = u64(12) if m == u64(0) else (u64(13) if m == u64(1) else u64(11))
+    plan = np.full((n - L) // u64(3) + u64(1), 3, dtype=np.int64)
+    plan[0] = L
+    return plan
+
+
+@nb.njit
+def _depth_first(a, base, nleaf, plan, nlev):  # pragma: no cover - compiled
+    """The nleaf leaves of 2^plan[0] entries from ``base``, and the levels plan[1 .. nlev] above them.
+
+    After each leaf, every level whose block has just been completed gets its sweep."""
+    L = u64(plan[0])
+    for t in range(nleaf):
+        _leaf(a, base + (t << L), L)
+        done = (t + u64(1)) << L
+        k = L
+        for j in range(1, nlev + 1):
+            r = u64(plan[j])
+            span = u64(1) << (k + r)
+            if done & (span - u64(1)):
+                break
+            _sweep(a, base + done - span, span, k, r)
+            k += r
+
+
+@nb.njit
+def _log2(size):  # pragma: no cover - compiled
+    n = u64(0)
+    while (u64(1) << n) < size:
+        n += u64(1)
+    return n
 
 
 @nb.njit(["void(float64[::1])", "void(int64[::1])"], cache=True)
-def _wht_small(a):  # pragma: no cover - compiled
-    """Plain radix-2 transform for lengths below 8."""
-    size = a.shape[0]
-    h = 1
-    while h < size:
-        for i0 in range(0, size, 2 * h):
-            for j in range(i0, i0 + h):
-                x = a[j]
-                y = a[j + h]
-                a[j] = x + y
-                a[j + h] = x - y
-        h *= 2
+def _transform_serial(a):  # pragma: no cover - compiled
+    """The whole transform on the calling thread."""
+    size = u64(a.shape[0])
+    plan = _plan(_log2(size))
+    _depth_first(a, u64(0), size >> u64(plan[0]), plan, plan.shape[0] - 1)
 
 
-@nb.njit(inline="always")
-def _low_block(a, base, size):  # pragma: no cover - compiled
-    """All stages of the contiguous block a[base : base + size] (size = 2^L, L >= 3)."""
-    for p in range(base, base + size, u64(8)):
-        _wht8(a, p)
-    _rows8(a, base, size >> u64(3))
+@nb.njit(["void(float64[::1], int64)", "void(int64[::1], int64)"], parallel=True, cache=True)
+def _transform_parallel(a, min_chunks):  # pragma: no cover - compiled
+    """Chunks (leaves and the levels below the chunk size) in parallel, at least min_chunks of them;
+    then the higher levels, each in parallel over work items of _COLS columns."""
+    size = u64(a.shape[0])
+    n = _log2(size)
+    plan = _plan(n)
+    k = u64(plan[0])
+    nlev = 0
+    while nlev + 1 < plan.shape[0] and (size >> (k + u64(plan[nlev + 1]))) >= u64(min_chunks):
+        nlev += 1
+        k += u64(plan[nlev])
+    chunk = u64(1) << k
+    for q in prange(size >> k):
+        _depth_first(a, u64(q) * chunk, chunk >> u64(plan[0]), plan, nlev)
+    for j in range(nlev + 1, plan.shape[0]):
+        r = u64(plan[j])
+        h = u64(1) << k
+        span = h << r
+        cols = min(h, u64(_COLS))
+        per_block = h // cols
+        for w in prange((size // span) * per_block):
+            g = (u64(w) // per_block) * span + (u64(w) % per_block) * cols
+            for c in range(g, g + cols):
+                _bf8(a, c, h)
+        k += r
 
 
-@nb.njit(_SIGS_PAR, parallel=True, cache=True)
-def _low_pass(a, L):  # pragma: no cover - compiled
-    """Transform every contiguous block of 2^L entries completely (bits 0 .. L-1), L >= 3, in parallel."""
-    size = u64(1) << u64(L)
-    nblk = u64(a.shape[0]) >> u64(L)
-    for b in prange(nblk):
-        _low_block(a, u64(b) * size, size)
-
-
-@nb.njit(["void(float64[::1])", "void(int64[::1])"], cache=True)
-def _single_block(a):  # pragma: no cover - compiled
-    """The whole array as one block (lengths 8 .. 2^LOW_BITS): serial, no thread start-up cost."""
-    _low_block(a, u64(0), u64(a.shape[0]))
-
-
-@nb.njit(_SIGS_HIGH, parallel=True, cache=True)
-def _high_pass(a, lo, G, nthreads):  # pragma: no cover - compiled
-    """Butterfly stages for bits lo .. lo+G-1 through per-thread tiles of 2^G x HIGH_COLS entries."""
-    C = u64(HIGH_COLS)
-    stride = u64(1) << u64(lo)
-    rows = u64(1) << u64(G)
-    span = stride * rows
-    nsuper = u64(a.shape[0]) // span
-    tiles_per_super = stride // C
-    ntiles = nsuper * tiles_per_super
-    for tid in prange(nthreads):
-        buf = np.empty(rows * C, dtype=a.dtype)
-        for t in range(u64(tid), ntiles, u64(nthreads)):
-            base = (t // tiles_per_super) * span + (t % tiles_per_super) * C
-            for r in range(rows):
-                src = base + r * stride
-                q = r * C
-                for c in range(C):
-                    buf[q + c] = a[src + c]
-            _rows_high(buf, u64(0), rows)
-            for r in range(rows):
-                dst = base + r * stride
-                q = r * C
-                for c in range(C):
-                    a[dst + c] = buf[q + c]
-
-
-def pass_schedule(n: int, low_bits: int = LOW_BITS, group_bits: int = GROUP_BITS) -> list[tuple[int, int]]:
-    """The passes (lo, bits) the CPU kernel runs for length 2^n: one low pass, then balanced groups."""
-    if n < 3:
-        return [(0, n)]
-    L = min(n, max(low_bits, 3))
-    passes = [(0, L)]
-    rest = n - L
-    if rest:
-        npass = -(-rest // group_bits)
-        base, extra = divmod(rest, npass)
-        lo = L
-        for p in range(npass):
-            g = base + (1 if p < extra else 0)
-            passes.append((lo, g))
-            lo += g
-    return passes
+@nb.njit("boolean(float64[::1])", cache=True)
+def small_float64_inplace(a):  # pragma: no cover - compiled
+    """Fast path of kernels.wht_inplace (float64, no finiteness scan): transform ``a`` and return True
+    when its length is a power of two below _MIN_PARALLEL; else leave it untouched and return False.
+    The signature refuses (TypeError) anything but a writeable C-contiguous 1-D float64 array."""
+    size = u64(a.shape[0])
+    if size == u64(0) or size & (size - u64(1)) or size >= u64(_MIN_PARALLEL):
+        return False
+    _transform_serial(a)
+    return True
 
 
 def wht_inplace_cpu(a: np.ndarray) -> None:
     """Transform a C-contiguous float64/int64 array of length 2^n in place (no validation here)."""
-    n = a.shape[0].bit_length() - 1
-    if n < 3:
-        _wht_small(a)
-        return
-    if n <= LOW_BITS:
-        _single_block(a)
-        return
-    nthreads = nb.get_num_threads()
-    for lo, bits in pass_schedule(n):
-        if lo == 0:
-            _low_pass(a, bits)
-        else:
-            _high_pass(a, lo, bits, nthreads)
+    if a.shape[0] < _MIN_PARALLEL or nb.get_num_threads() == 1:
+        _transform_serial(a)
+    else:
+        _transform_parallel(a, nb.get_num_threads())
 
 
 @nb.njit(inline="always")

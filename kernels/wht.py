@@ -55,11 +55,22 @@ def _int64_max_abs(a: np.ndarray) -> int:
     return max(-int(lo), int(hi))
 
 
+_INPLACE_DTYPES = (np.dtype(np.float64), np.dtype(np.int64))
+_FLOAT64 = np.dtype(np.float64)
+_cpu_kernel: list = []  # [wht_inplace_cpu, small_float64_inplace] of kernels._wht_cpu, imported lazily
+
+
+def _load_cpu_kernel() -> None:
+    from ._wht_cpu import small_float64_inplace, wht_inplace_cpu
+
+    _cpu_kernel[:] = [wht_inplace_cpu, small_float64_inplace]
+
+
 def _inplace(a: np.ndarray, backend: str) -> None:
     if backend == "cpu":
-        from ._wht_cpu import wht_inplace_cpu
-
-        wht_inplace_cpu(a)
+        if not _cpu_kernel:
+            _load_cpu_kernel()
+        _cpu_kernel[0](a)
     elif backend == "cuda":
         from .cuda.wht import wht_inplace_cuda
 
@@ -77,23 +88,36 @@ def wht_inplace(a: np.ndarray, *, backend: str = "auto", check_finite: bool = Tr
     ``check_finite=False`` skips that scan, one extra read of ``a`` (as in scipy.linalg; the benchmarks
     do, since the peers they compare against check nothing).  Nothing is modified when validation fails.
     """
+    if backend == "cpu" and not check_finite and type(a) is np.ndarray and a.dtype == _FLOAT64:
+        # short float64 arrays: the kernel's signature and length check validate (call overhead of
+        # FFHT's order, benchmarks/fwht.py); anything it refuses goes through the checks below
+        if not _cpu_kernel:
+            _load_cpu_kernel()
+        try:
+            if _cpu_kernel[1](a):
+                return "cpu"
+        except TypeError:
+            pass
     if not isinstance(a, np.ndarray):
         raise ValueError(f"argument 'a' must be a numpy array, not {type(a).__name__}")
     n = _checks.require_power_of_two_length("a", a)
-    if a.dtype not in (np.float64, np.int64):
+    dtype = a.dtype
+    if dtype not in _INPLACE_DTYPES:
         raise ValueError(f"argument 'a' must have dtype float64 or int64 for an in-place transform, not {a.dtype}")
-    if not a.flags.c_contiguous or not a.flags.writeable:
+    flags = a.flags
+    if not flags.c_contiguous or not flags.writeable:
         raise ValueError("argument 'a' must be a writeable C-contiguous array for an in-place transform")
-    if check_finite and a.dtype == np.float64:
-        _checks.require_finite("a", a, why="the Walsh-Hadamard transform of a non-finite vector is meaningless")
-    if a.dtype == np.int64 and n:
+    if dtype == _FLOAT64:
+        if check_finite:
+            _checks.require_finite("a", a, why="the Walsh-Hadamard transform of a non-finite vector is meaningless")
+    elif n:
         max_abs = _int64_max_abs(a)
         if not int64_transform_is_safe(n, max_abs):
             raise ValueError(
                 f"argument 'a' (int64, n = {n}, max|a| = {max_abs}) would overflow int64: the transform needs "
                 f"2^n * max|a| <= 2^63 - 1; call kernels.wht(a) for the exact Python-int fallback"
             )
-    used = resolve_backend(backend)
+    used = backend if backend == "cpu" else resolve_backend(backend)  # "cpu" needs no look-up
     _inplace(a, used)
     return used
 

@@ -134,3 +134,17 @@ def test_training_write_goes_to_results_dir(tmp_path, monkeypatch):
     data = json.loads((tmp_path / "training_results.json").read_text())
     assert data["rows"][0]["steps"] == 3
     assert f"## {training.TITLE}" in (tmp_path / "RESULTS.md").read_text()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ffht") is None, reason="FFHT (ffht-unofficial) is not installed")
+def test_fwht_ffht_table_structure():
+    from benchmarks.fwht import run_ffht
+
+    data = run_ffht(max_n=11, min_n=10)
+    assert [r["n"] for r in data["rows"]] == [10, 11]
+    for r in data["rows"]:
+        assert r["1t / ffht"] == pytest.approx(r["project_1t_s"] / r["ffht_s"])
+        assert r["target 1t <= 1x ffht"] == ("yes" if r["1t / ffht"] <= 1 else "no")
+        assert r["target 2t <= 0.67x ffht"] == ""  # only judged at n >= 22
+    assert any(n.startswith("Call overhead at n = 3") for n in data["notes"])
+    json.dumps(data)

@@ -208,3 +208,37 @@ def test_cuda_twin_odd_schedules_float64_exact_on_integers():
         a = f.copy()
         wht_inplace_cuda(a, **kw)
         assert np.array_equal(a, want), kw
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cpu_is_bit_identical_to_reference(threads):
+    """The CPU schedule regroups the reference's radix-2 butterflies without reordering any addition:
+    float64 results are bit-identical (and int64 exact), for every n = 0..22, serial and threaded."""
+    import numba
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        rng = np.random.default_rng(21)
+        for n in range(23):
+            for f in (rng.standard_normal(1 << n) * 10.0 ** rng.integers(-3, 4, size=1 << n),
+                      rng.integers(-(2**20), 2**20, size=1 << n)):
+                a = f.copy()
+                wht_inplace(a, backend="cpu", check_finite=False)
+                assert np.array_equal(a, wht_butterflies(f)), (n, f.dtype)
+    finally:
+        numba.set_num_threads(old)
+
+
+def test_inplace_fast_path_refuses_what_it_cannot_take():
+    """The small-float64 fast path of wht_inplace must hand bad input to the full checks."""
+    ro = np.zeros(8)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable C-contiguous"):
+        wht_inplace(ro, backend="cpu", check_finite=False)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        wht_inplace(np.zeros(16)[::2], backend="cpu", check_finite=False)
+    with pytest.raises(ValueError, match="power-of-two"):
+        wht_inplace(np.zeros(12), backend="cpu", check_finite=False)
+    with pytest.raises(ValueError, match="1-D"):
+        wht_inplace(np.zeros((2, 4)), backend="cpu", check_finite=False)
