@@ -635,6 +635,50 @@ def _checkpoints(steps: int, count: int = 48) -> np.ndarray:
     return np.concatenate([[0], pts]).astype(np.int64)
 
 
+#: the small instance whose cases are tight for parts realisable, feature-norm and B6-step (the quick tier's);
+#: the check runs it at every tier, next to the tier's own instance
+_T55_CALIBRATION = {"n": 5, "k": 2, "r": 28, "eps": 0.49, "inits": 4, "t_fraction": 0.1}
+
+
+def _phases_c_d(statement, n, k, r, eps, inits, t_fraction, ctx, stream, ev, base) -> dict:
+    """Parts (C) realisability and (D) the feature norm and the Theorem B.6 step of Theorem 5.5's check, at one
+    instance (its step-0 features ``inits``); phase-2 SGD seeds from ``stream``.  Adds the three parts'
+    evidence to ``ev``; returns what the conclusion and the details need."""
+    y = _labels(n, k)
+    M = statement.m_coeff * k**1.5
+    rho_eta = statement.rho_coeff * n * math.sqrt(r)
+    lp_lo, lp_up, unorm, phimax = [], [], [], []
+
+    for s in inits:
+        lo = hinge_min_lp(s.features, y)
+        up = hinge_min_lp(s.features, y, l1_radius=M)
+        lp_lo.append(lo.value)
+        lp_up.append(up.value)
+        unorm.append(float(np.linalg.norm(lo.u)))
+        phimax.append(float(np.linalg.norm(s.features, axis=1).max()))
+    m_up, se_up, ucb_up = _mean_ucb(np.array(lp_up))
+    ev.add(dict(base, part="(C) mean + 3 SE of min_{||u||_1 <= M} F (upper bound on F(u*)) <= eps/4"),
+           ucb_up, float(statement.realise_frac) * eps, part="realisable", note=f"mean {m_up:.6g}, SE {se_up:.3g}")
+    ev.add(dict(base, part="(D) max_x ||phi(x)||_2 <= sqrt(r)(n+1) <= rho' = 2n sqrt(r)"), max(phimax),
+           statement.phi_scale * math.sqrt(r) * (n + statement.phi_offset), part="feature-norm")
+
+    t_req = t_required(n, k, r, _frac(eps))
+    T = 1 + math.ceil(t_fraction * (t_req - 1))
+    eta = statement.lr_factor * statement.eta_coeff * k**1.5 / (n * math.sqrt(r * (T - 1)))
+    cks = _checkpoints(T - 1)
+    res = readout_sgd(np.stack([s.features for s in inits]), y, eta=eta, steps=T - 1,
+                      seeds=_seeds(ctx, stream, len(inits)), checkpoints=cks, backend=ctx.backend)
+    final = res.checkpoint_loss[:, -1]
+    b6_est = res.online_loss + (final - 1.0) / (T - 1)  # unbiased for (1/(T-1)) sum_{t=2}^T F(u^(t))
+    m_b6, se_b6, ucb_b6 = _mean_ucb(b6_est)
+    b6_bound = statement.b6_const * M * rho_eta / math.sqrt(T - 1)
+    ev.add(dict(base, T=T, part="(D) Thm B.6 step: mean + 3 SE of (1/(T-1)) sum_{t>=2} F(u_t) - mean F_LP <= M rho'/sqrt(T-1)"),
+           ucb_b6 - float(np.mean(lp_lo)), b6_bound, part="B6-step",
+           note=f"mean {m_b6:.6g}, SE {se_b6:.3g}; bound term {b6_bound:.6g}")
+    return {"M": M, "rho_eta": rho_eta, "T": T, "t_req": t_req, "eta": eta, "cks": cks, "res": res, "lp_lo": lp_lo,
+            "lp_up": lp_up, "unorm": unorm, "phimax": phimax, "final": final, "b6_est": b6_est, "b6_bound": b6_bound}
+
+
 @claim(
     id="thesis_ch5.thm_5.5",
     source=SOURCE,
@@ -770,7 +814,11 @@ def check_mlp_sgd_mechanism(statement: MlpScheme, p, ctx) -> Verdict:
     Second reader (near-boundary, one per inequality part, factors just below the quick sharpness):
     realise-x0.11 (mean + 3 SE of the LP value 0.0143 > 0.11 eps/4 = 0.0135), feature-norm-x0.08 (max
     ||phi|| = 2.613 exactly from the exact features > 0.08 sqrt(28) 6 = 2.540), b6-x0.035, and
-    conclusion-negative (a hinge loss is never negative).  lemma-b3-magnitude-1/k: Lemma B.3 gives
+    conclusion-negative (a hinge loss is never negative).  These cases live at the quick tier's instance
+    (n = 5, r = 28, eps = 0.49, 4 inits, t_fraction 0.1: ``_T55_CALIBRATION``), which the check therefore
+    runs at every tier next to the tier's own: at the full tier's n = 11 the LP value is ~1e-16 and the
+    other ratios are 0.045 and 0.014, and a full-tier run without it accepted all three mutants.
+    lemma-b3-magnitude-1/k: Lemma B.3 gives
     eta_0 |g_ij| = (1/2)|xi_{k-1}| / (k |xi_{k-1}|) = 1/(2k) exactly, so 1/k is false; (B) rejects it.
     The old body held every constant as a literal (8 k^1.5, 4 k^1.5, eps/4, sqrt(r)(n+1), 1/(2k)):
     none of these mutants was expressible.
@@ -790,7 +838,6 @@ def check_mlp_sgd_mechanism(statement: MlpScheme, p, ctx) -> Verdict:
     if p["n"] <= p["k"] + 1:
         raise InvalidParameter(f"thesis_ch5.thm_5.5: argument 'n' must exceed k + 1 = {p['k'] + 1} (off-S coordinates), not {p['n']}")
     r = k if statement.width_is_k else p["r"]
-    e = _frac(eps)
     ev = Evidence("le", rigor=Rigor.MECHANISM)
     base = {"n": n, "k": k, "r": r, "eps": eps, "scheme": statement.text}
     x = xi(n, k - 1)
@@ -819,35 +866,22 @@ def check_mlp_sgd_mechanism(statement: MlpScheme, p, ctx) -> Verdict:
                                                     "which presuppose them, are not run")
 
     y = _labels(n, k)
-    M = statement.m_coeff * k**1.5
-    rho_eta = statement.rho_coeff * n * math.sqrt(r)
-    lp_lo, lp_up, unorm, phimax = [], [], [], []
-    for s in inits:
-        lo = hinge_min_lp(s.features, y)
-        up = hinge_min_lp(s.features, y, l1_radius=M)
-        lp_lo.append(lo.value)
-        lp_up.append(up.value)
-        unorm.append(float(np.linalg.norm(lo.u)))
-        phimax.append(float(np.linalg.norm(s.features, axis=1).max()))
-    m_up, se_up, ucb_up = _mean_ucb(np.array(lp_up))
-    ev.add(dict(base, part="(C) mean + 3 SE of min_{||u||_1 <= M} F (upper bound on F(u*)) <= eps/4"),
-           ucb_up, float(statement.realise_frac) * eps, part="realisable", note=f"mean {m_up:.6g}, SE {se_up:.3g}")
-    ev.add(dict(base, part="(D) max_x ||phi(x)||_2 <= sqrt(r)(n+1) <= rho' = 2n sqrt(r)"), max(phimax),
-           statement.phi_scale * math.sqrt(r) * (n + statement.phi_offset), part="feature-norm")
-
-    t_req = t_required(n, k, r, e)
-    T = 1 + math.ceil(p["t_fraction"] * (t_req - 1))
-    eta = statement.lr_factor * statement.eta_coeff * k**1.5 / (n * math.sqrt(r * (T - 1)))
-    cks = _checkpoints(T - 1)
-    res = readout_sgd(np.stack([s.features for s in inits]), y, eta=eta, steps=T - 1,
-                      seeds=_seeds(ctx, "phase-2", len(inits)), checkpoints=cks, backend=ctx.backend)
-    final = res.checkpoint_loss[:, -1]
-    b6_est = res.online_loss + (final - 1.0) / (T - 1)  # unbiased for (1/(T-1)) sum_{t=2}^T F(u^(t))
-    m_b6, se_b6, ucb_b6 = _mean_ucb(b6_est)
-    b6_bound = statement.b6_const * M * rho_eta / math.sqrt(T - 1)
-    ev.add(dict(base, T=T, part="(D) Thm B.6 step: mean + 3 SE of (1/(T-1)) sum_{t>=2} F(u_t) - mean F_LP <= M rho'/sqrt(T-1)"),
-           ucb_b6 - float(np.mean(lp_lo)), b6_bound, part="B6-step",
-           note=f"mean {m_b6:.6g}, SE {se_b6:.3g}; bound term {b6_bound:.6g}")
+    ph = _phases_c_d(statement, n, k, r, eps, inits, p["t_fraction"], ctx, "phase-2", ev, base)
+    M, rho_eta, T, t_req, eta, cks, res = ph["M"], ph["rho_eta"], ph["T"], ph["t_req"], ph["eta"], ph["cks"], ph["res"]
+    lp_lo, lp_up, unorm, phimax, final, b6_est, b6_bound = (ph[key] for key in ("lp_lo", "lp_up", "unorm", "phimax", "final",
+                                                                                "b6_est", "b6_bound"))
+    cal = dict(_T55_CALIBRATION)
+    if (n, p["k"], r, eps, p["inits"], p["t_fraction"]) != tuple(cal.values()) and not statement.width_is_k:
+        # the parts' tight cases are at the small instance (at n = 11 the LP value is ~1e-16 and the bounds are
+        # looser): run it at every tier, so a near-boundary mutant is rejected at the full tier too
+        kc = cal["k"] + statement.k_shift
+        rng_c = ctx.rng("calibration-inits")
+        inits_c = [_step_zero(cal["n"], kc, *_init(cal["n"], kc, cal["r"], rng_c, paired=statement.paired))
+                   for _ in range(cal["inits"])]
+        base_c = {"n": cal["n"], "k": kc, "r": cal["r"], "eps": cal["eps"], "scheme": statement.text,
+                  "instance": "calibration (the quick tier's)"}
+        _phases_c_d(statement, cal["n"], kc, cal["r"], cal["eps"], inits_c, cal["t_fraction"], ctx,
+                    "calibration-phase-2", ev, base_c)
     mins = res.checkpoint_loss.min(axis=1)
     m_min, se_min, ucb_min = _mean_ucb(mins)
     ev.add(dict(base, T=T, T_req=t_req, part="(E) mean + 3 SE of min_t F(u_t) <= eps"), ucb_min,
