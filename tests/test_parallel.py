@@ -69,17 +69,17 @@ def test_two_workers_give_the_serial_results_and_the_same_report(tmp_path: Path)
 
 def test_numba_thread_count_does_not_change_results():
     """Workers run numba with cores // N threads: the prange kernels must give the same bits at any count
-    (the WHT splits its high passes by the thread count; the trainers run one seed per iteration)."""
+    (the WHT splits its chunks and top passes by the thread count; the trainers run one seed per iteration)."""
     import numba
 
-    from kernels._wht_cpu import LOW_BITS
+    from kernels._wht_cpu import _MIN_PARALLEL
     from kernels.wht import wht
     from verify.registry import run_claim
 
     if numba.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("numba has one thread here")
     rng = np.random.default_rng(7)
-    n = LOW_BITS + 5  # a low pass and a threaded high pass
+    n = _MIN_PARALLEL.bit_length() + 3  # long enough for the threaded path (parallel chunks and top passes)
     data = [rng.standard_normal(2**n), rng.integers(-9, 9, 2**n)]
     claim = "thesis_ch8.ngram_extension"  # the induction-head trainer: prange over runs
     old = numba.get_num_threads()
