@@ -18,11 +18,21 @@ def _run(args, capsys):
     return code, out.out, out.err
 
 
+def _strict_json(text: str):
+    """json.loads that refuses NaN / Infinity (not JSON: other parsers reject them)."""
+    def refuse(token):
+        raise ValueError(f"not strict JSON: {token}")
+    return json.loads(text, parse_constant=refuse)
+
+
 def test_list_json_has_the_contract_fields(capsys):
     code, out, _ = _run(["list", "--json"], capsys)
     assert code == 0
-    data = json.loads(out)
-    assert [d["id"] for d in data] == [c.id for c in all_claims()]
+    data = _strict_json(out)
+    assert isinstance(data, list) and [d["id"] for d in data] == [c.id for c in all_claims()]
+    # a sharpness is a number, null, or the text "inf" (a bound violated where its right side is 0)
+    assert all(d["sharpness"] is None or isinstance(d["sharpness"], (int, float)) or d["sharpness"] == "inf"
+               for d in data)
     for d in data:
         for key in ("id", "source", "label", "title", "status", "rigor", "mutants", "has_corrected",
                     "severity", "parts", "sharpness"):
@@ -42,7 +52,7 @@ def test_list_filters_by_status(capsys):
 def test_run_json_contract_and_exit_zero(capsys):
     code, out, _ = _run(["run", "thesis_ch5.sq_counting", "--json", "--param", "n_max=8"], capsys)
     assert code == 0
-    d = json.loads(out)
+    d = _strict_json(out)
     for key in ("id", "status", "holds_as_printed", "witness", "slack", "cases", "seconds", "backend", "params",
                 "mutants_rejected", "mutants_total", "severity", "parts", "sharpness", "sharpness_case"):
         assert key in d, key

@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from .registry import TIERS, InvalidParameter, Status, get_claim, run_claim
+from .registry import TIERS, InvalidParameter, Status, get_claim, run_claim, to_jsonable
 
 RESULTS_JSON = Path(__file__).resolve().parent.parent / "report" / "results.json"
 
@@ -72,7 +72,7 @@ def _cmd_list(args) -> int:
         for r in claims:
             s, case = sharp.get(r["id"], (None, None))
             rows.append(dict({k: v for k, v in r.items() if k not in _RECORD_ONLY}, sharpness=s, sharpness_case=case))
-        print(json.dumps(rows, indent=1))
+        print(json.dumps(to_jsonable(rows), indent=1, allow_nan=False))
         return 0
     width = max((len(r["id"]) for r in claims), default=10)
     for r in claims:
@@ -84,7 +84,8 @@ def _cmd_list(args) -> int:
 def _cmd_show(args) -> int:
     c = _record(args.id)
     if args.json:
-        print(json.dumps({k: v for k, v in c.items() if k not in ("param_docs", "mutant_details")}, indent=1))
+        print(json.dumps(to_jsonable({k: v for k, v in c.items() if k not in ("param_docs", "mutant_details")}), indent=1,
+                         allow_nan=False))
         return 0
     print(f"{c['id']}  ({c['source']}, {c['label']}, catalog entry {c['entry']}, lines "
           + ", ".join(f"{a}-{b}" for a, b in c["lines"]) + " of the plain-text copy; docs/sources.md)")
@@ -140,7 +141,7 @@ def _cmd_run(args) -> int:
         raise InvalidParameter(problem)
     result = run_claim(c, tier=args.tier, params=overrides, backend=args.backend, mutants=not args.no_mutants)
     if args.json:
-        print(json.dumps(result.to_json(), indent=1))
+        print(json.dumps(to_jsonable(result.to_json()), indent=1, allow_nan=False))
     else:
         p = result.printed
         print(f"{c.id}: {result.status.value} (expected {c.expect.value}) in {result.seconds:.2f} s on {result.backend}")

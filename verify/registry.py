@@ -829,7 +829,7 @@ class ClaimResult:
             "severity": self.claim.severity.value if self.claim.severity else None,
             "parts": [{"name": q.name, "asserted": q.asserted, "reason": q.reason or None}
                       for q in self.claim.parts] if self.claim.parts is not None else None,
-            "sharpness": self.printed.sharpness,
+            "sharpness": to_jsonable(self.printed.sharpness),  # a number, null, or "inf" (strict JSON)
             "sharpness_case": to_jsonable(self.printed.sharpness_case),
             "sharpness_parts": to_jsonable(dict(self.printed.sharpness_parts)),
             "printed": verdict_json(self.printed),

@@ -738,9 +738,9 @@ def _claim_section(r: ClaimResult, figs: list[str]) -> list[str]:
 
 def results_document(results: list[ClaimResult], env: dict) -> tuple[str, str]:
     """(generation, text of results.json); the generation is a content hash of the results."""
-    body = {"environment": env, "results": [r.to_json() for r in results]}
+    body = to_jsonable({"environment": env, "results": [r.to_json() for r in results]})  # strict JSON: no NaN/Infinity
     generation = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return generation, json.dumps({"generation": generation, **body}, indent=1)
+    return generation, json.dumps({"generation": generation, **body}, indent=1, allow_nan=False)
 
 
 def write_report_set(dest: Path, results: list[ClaimResult], env: dict, seconds: float,
@@ -945,6 +945,10 @@ def _stored_results(path: Path, tier: str | None, rerun: set[str]) -> tuple[dict
     return out, env
 
 
+def _refuse_non_json(token: str):
+    raise ValueError(f"{token} is not JSON (other parsers reject it): write non-finite numbers as text")
+
+
 def check_report(path: Path, tier: str | None = None, registry: bool = True) -> list[str]:
     """Problems with the report set at ``path`` (empty list: complete and current).
 
@@ -980,7 +984,7 @@ def check_report(path: Path, tier: str | None = None, registry: bool = True) -> 
     report_dir = path.parent / "report"
     results_path = report_dir / "results.json"
     try:
-        data = json.loads(results_path.read_text(encoding="utf-8"))
+        data = json.loads(results_path.read_text(encoding="utf-8"), parse_constant=_refuse_non_json)
     except (OSError, ValueError) as exc:
         return problems + [f"report/results.json unreadable: {exc}"]
     if data.get("generation") != generation:
