@@ -509,6 +509,17 @@ def _b1_asym_work(p) -> float:
 
 _SYMBOLIC = "sympy expressions (no parameter-driven arrays)"
 
+#: thesis_ch5.layerwise.training_L3 / _L4 (the same poly_mlp_sgd grid at depth 3 and 4)
+_LAYERWISE_TRAINING = E(
+    lambda p: 3 * F8 * (min(2.0 ** max(_nums(p["ns"]) + _nums(p["xavier_ns"]) + [1]), 65536) + 64000)
+    * max(_nums(p["ns"]) + _nums(p["xavier_ns"]) + [1]),
+    "evaluation set over min(2^n, 65536) points and batch chunks of 2000 x 32 samples",
+    work=lambda p: p["seeds"] * (sum(n + 8.0 for n in _nums(p["ns"]) for _ in _nums(p["ks"]))
+                                 + (_nums(p["ns"])[0] + 8.0 if p["sanity_k"] and _nums(p["ns"]) else 0.0)
+                                 + sum(n + 8.0 for n in _nums(p["xavier_ns"]) for _ in _nums(p["ks"]))) or 1.0,
+    work_params=("ns", "ks", "seeds", "sanity_k", "xavier_ns"))
+
+
 ESTIMATES.update({
     # --- thesis_ch4 ---
     # C(T, s) selector heads for T = 8, 16, ..., T_max: each builds (T + 3)^2 weight matrices and is run on
@@ -682,22 +693,8 @@ ESTIMATES.update({
                                            {"k_max": "cubic", "n_max": "nexp2", "trials": "lin"}),
     # poly_mlp_sgd (n <= 64, the statement's 20000-step budget): per seed and (n, k) config, steps x batch x n
     # and evaluations on min(2^n, 65536) points; k only picks the target (cost independent)
-    "thesis_ch5.layerwise.training_L3": E(
-        lambda p: 3 * F8 * (min(2.0 ** max(_nums(p["ns"]) + _nums(p["xavier_ns"]) + [1]), 65536) + 64000)
-        * max(_nums(p["ns"]) + _nums(p["xavier_ns"]) + [1]),
-        "evaluation set over min(2^n, 65536) points and batch chunks of 2000 x 32 samples",
-        work=lambda p: p["seeds"] * (sum(n + 8.0 for n in _nums(p["ns"]) for _ in _nums(p["ks"]))
-                                     + (_nums(p["ns"])[0] + 8.0 if p["sanity_k"] and _nums(p["ns"]) else 0.0)
-                                     + sum(n + 8.0 for n in _nums(p["xavier_ns"]) for _ in _nums(p["ks"]))) or 1.0,
-        work_params=("ns", "ks", "seeds", "sanity_k", "xavier_ns")),
-    "thesis_ch5.layerwise.training_L4": E(
-        lambda p: 3 * F8 * (min(2.0 ** max(_nums(p["ns"]) + _nums(p["xavier_ns"]) + [1]), 65536) + 64000)
-        * max(_nums(p["ns"]) + _nums(p["xavier_ns"]) + [1]),
-        "evaluation set over min(2^n, 65536) points and batch chunks of 2000 x 32 samples",
-        work=lambda p: p["seeds"] * (sum(n + 8.0 for n in _nums(p["ns"]) for _ in _nums(p["ks"]))
-                                     + (_nums(p["ns"])[0] + 8.0 if p["sanity_k"] and _nums(p["ns"]) else 0.0)
-                                     + sum(n + 8.0 for n in _nums(p["xavier_ns"]) for _ in _nums(p["ks"]))) or 1.0,
-        work_params=("ns", "ks", "seeds", "sanity_k", "xavier_ns")),
+    "thesis_ch5.layerwise.training_L3": _LAYERWISE_TRAINING,
+    "thesis_ch5.layerwise.training_L4": _LAYERWISE_TRAINING,
     # exact tables over {+-1}^n (Fractions / Python ints in lists) for n <= n_max; random (2, 1) nets on n = 6
     "thesis_ch5.layerwise.width_2_1": E(lambda p: 2.0 ** p["n_max"] * (p["n_max"] + 8) * 64,
                                         "2^n-long object tables and lists over the cube", {"n_max": "nexp2", "random_nets": "lin"}),
