@@ -1,4 +1,5 @@
-"""Running claims for ``python -m verify.report -j N``: in this process (N = 1) or in N worker processes.
+"""Running claims for ``python -m verify.report -j N``: in this process (N = 1) or in N worker processes
+(on a dask.distributed cluster: :mod:`verify.cluster`).
 
 The workers are a ``concurrent.futures.ProcessPoolExecutor`` over the ``spawn`` context (numba's thread
 pools and CUDA do not survive ``fork``).  Each worker limits numba to ``max(1, cores // N)`` threads, so
@@ -76,6 +77,13 @@ def _init_worker(workers: int, fault: str | None) -> None:
     limit_numba_threads(workers)
 
 
+def claim_payload(c: Claim, tier: str, backend: str) -> bytes:
+    """Run ``c`` here and pickle its verdicts (what a worker sends back; :func:`rebuild_result` reads it)."""
+    r = run_claim(c, tier=tier, backend=backend)
+    return pickle.dumps((r.status, r.printed, r.corrected, tuple(m.verdict for m in r.mutants), dict(r.params),
+                         r.tier, r.backend, r.seconds, r.proof_step))
+
+
 def _run_in_worker(claim_id: str, tier: str, backend: str) -> bytes:
     from .registry import get_claim
 
@@ -83,12 +91,11 @@ def _run_in_worker(claim_id: str, tier: str, backend: str) -> bytes:
         os._exit(FAULT_EXIT)
     if _WORKER_FAULT is not None:
         raise RuntimeError(f"fault injected in the worker running {claim_id}")
-    r = run_claim(get_claim(claim_id), tier=tier, backend=backend)
-    return pickle.dumps((r.status, r.printed, r.corrected, tuple(m.verdict for m in r.mutants), dict(r.params),
-                         r.tier, r.backend, r.seconds, r.proof_step))
+    return claim_payload(get_claim(claim_id), tier, backend)
 
 
-def _rebuild(c: Claim, blob: bytes) -> ClaimResult:
+def rebuild_result(c: Claim, blob: bytes) -> ClaimResult:
+    """The ClaimResult of ``c`` (this process's Claim object) around the verdicts a worker pickled."""
     status, printed, corrected, verdicts, params, tier, backend, seconds, proof_step = pickle.loads(blob)
     if len(verdicts) != len(c.mutants):  # pragma: no cover - the worker imported another registry
         raise RuntimeError(f"{c.id}: the worker checked {len(verdicts)} mutants, the registry has {len(c.mutants)}")
@@ -133,7 +140,7 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
             for f in done:
                 i = running.pop(f)
                 try:
-                    results[i] = _rebuild(claims[i], f.result())
+                    results[i] = rebuild_result(claims[i], f.result())
                 except BrokenProcessPool as exc:
                     ids = sorted(claims[j].id for j in [i, *running.values()])
                     raise WorkerDied(f"a worker process died while running one of {ids} ({exc})") from None

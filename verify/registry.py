@@ -27,6 +27,7 @@ meta-test enforces the required sections.
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import hashlib
 import importlib
@@ -61,6 +62,7 @@ __all__ = [
     "discover",
     "get_claim",
     "run_claim",
+    "seed_blocks",
     "to_jsonable",
 ]
 
@@ -529,6 +531,35 @@ class Context:
     def rng(self, tag: str = "") -> np.random.Generator:
         """A fresh generator for a named stream; the same tag gives the same draws on every run."""
         return np.random.default_rng(np.random.SeedSequence(self.seed(tag)))
+
+    def map(self, fn: Callable[..., Any], items: Sequence[tuple]) -> list:
+        """``[fn(*item) for item in items]``: independent pieces of this check (seed blocks of a training
+        sweep), which the executor running the claim may run as separate tasks (on a dask.distributed
+        cluster: :mod:`verify.cluster`); the list is in the order of ``items`` wherever the pieces ran.
+
+        ``fn`` must be a module-level function (it is pickled by reference) and each piece's result a
+        function of its arguments alone (its own seeds, never a shared generator), so that the merged
+        result is the same bits as a serial run's.  Split with :func:`seed_blocks`."""
+        return BLOCK_MAPPER.get()(fn, items)
+
+
+def _serial_map(fn: Callable[..., Any], items: Sequence[tuple]) -> list:
+    return [fn(*item) for item in items]
+
+
+#: how :meth:`Context.map` runs its pieces: in this process unless an executor set another mapper
+BLOCK_MAPPER: contextvars.ContextVar[Callable[[Callable[..., Any], Sequence[tuple]], list]] = \
+    contextvars.ContextVar("BLOCK_MAPPER", default=_serial_map)
+
+
+def seed_blocks(count: int, block: int) -> list[tuple[int, int]]:
+    """The half-open ranges [start, stop) that split runs 0..count-1 into blocks of at most ``block``
+    runs, in order (the pieces of :meth:`Context.map` for a sweep whose run r depends on r alone)."""
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
+        raise ValueError(f"argument 'count' must be an integer >= 0, not {count!r}")
+    if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
+        raise ValueError(f"argument 'block' must be an integer >= 1, not {block!r}")
+    return [(a, min(a + int(block), int(count))) for a in range(0, int(count), int(block))]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -789,7 +789,8 @@ def _fault_point(step: str, fault: str | None) -> None:
     PUBLISH_STEPS, optionally with ':kill'.  Plain: raise PublishFault (rolled back like SIGTERM);
     ':kill' in-process: raise SimulatedKill (no cleanup); ':kill' from the environment: os._exit(70).
     The step WORKER_STEP acts in every worker of ``-j N`` before its claim: ':kill' os._exit(70) (a
-    worker dying), plain: RuntimeError (see :func:`_worker_fault`)."""
+    worker dying), plain: RuntimeError (see :func:`_worker_fault`); on a cluster (``--scheduler``) also
+    ':kill-once:PATH': the first claim task to start creates PATH and dies, the scheduler's retry runs it."""
     name, mode, from_env = _fault_spec(fault)
     if name != step:
         return
@@ -1090,7 +1091,14 @@ def main(argv: list[str] | None = None, *, fault: str | None = None) -> int:
                         help=f"run the claims in N worker processes, longest first (default: the usable cores, here "
                              f"{usable_cores()}; 1: in this process); the report is the same for every N apart from "
                              "timings")
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="run the claims as tasks of the dask.distributed cluster whose scheduler is at this "
+                             "address (optional extra: pip install -e '.[distributed]'; README: 'On a cluster'); "
+                             "excludes -j")
     args = parser.parse_args(argv)
+    if args.scheduler is not None and args.jobs is not None:
+        return _usage_error("arguments '--scheduler' and '-j' exclude each other (the cluster's workers decide "
+                            "how many claims run at once)")
     modes = [n for n in ("only", "update", "rerender", "check", "recover") if getattr(args, n) not in (None, False)]
     if len(modes) > 1:
         return _usage_error("arguments " + " and ".join(f"'--{m}'" for m in modes) + " exclude each other")
@@ -1149,10 +1157,18 @@ def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
 
     t0 = time.perf_counter()
     jobs = args.jobs or usable_cores()
-    with tqdm(total=len(claims), desc=f"verify ({tier}, -j {jobs})", unit="claim", file=sys.stderr,
+    where = f"on {args.scheduler}" if args.scheduler else f"-j {jobs}"
+    with tqdm(total=len(claims), desc=f"verify ({tier}, {where})", unit="claim", file=sys.stderr,
               disable=not claims) as bar:
         try:
-            results = run_claims(claims, tier=tier, backend=args.backend, jobs=jobs, bar=bar, fault=_worker_fault(fault))
+            if args.scheduler is not None and claims:
+                from .cluster import run_claims_on_cluster
+
+                results = run_claims_on_cluster(claims, tier=tier, backend=args.backend, address=args.scheduler,
+                                                bar=bar, fault=_worker_fault(fault))
+            else:
+                results = run_claims(claims, tier=tier, backend=args.backend, jobs=jobs, bar=bar,
+                                     fault=_worker_fault(fault))
         except ValueError as exc:
             return _usage_error(str(exc))
         except WorkerDied as exc:

@@ -15,7 +15,8 @@ from kernels.cube import chi, sign_vectors
 from kernels.hinge_opt import hinge_loss, hinge_min_l2_ball, hinge_min_lp
 from kernels.readout_sgd import readout_sgd, uniform_indices
 
-from ..registry import Context, Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
+from ..registry import (Context, Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim,
+                        seed_blocks)
 from . import SOURCE
 from ._closed_forms import xi
 
@@ -253,18 +254,31 @@ def _b6_runs(runs: int, log2_t_max: int, claim_id: str, backend: str):
     statements (their seeds come from the claim's named streams, not from the statement).
     """
     ctx = Context(claim_id, backend=backend)
-    out = []
+    out, pieces, where = [], [], []
     for name, phi, y, radii, rho, horizons, f_exact in _b6_instances({"log2_t_max": log2_t_max}, ctx):
         for M in radii:
             cert = hinge_min_l2_ball(phi, y, M)
             by_T = []
             for T in horizons:
                 seeds = _seeds(ctx, f"sgd/{name}/M={M}/T={T}", runs)
-                res = readout_sgd(phi, y, eta=M / (rho * math.sqrt(T)), steps=T, seeds=seeds, exact_mean=True,
-                                  backend=backend)
-                by_T.append((T, seeds, res.mean_loss))
-            out.append((name, phi, y, M, rho, f_exact, cert, tuple(by_T)))
-    return tuple(out)
+                for a, b in seed_blocks(runs, _B6_BLOCK):  # seed blocks: separate tasks on a cluster
+                    pieces.append((phi, y, M / (rho * math.sqrt(T)), T, seeds[a:b], backend))
+                    where.append((len(out), len(by_T)))
+                by_T.append([T, seeds, []])
+            out.append([name, phi, y, M, rho, f_exact, cert, by_T])
+    for (i, j), losses in zip(where, ctx.map(_b6_block, pieces)):
+        out[i][7][j][2].append(losses)
+    return tuple((*case[:7], tuple((T, seeds, np.concatenate(parts)) for T, seeds, parts in case[7]))
+                 for case in out)
+
+
+#: runs per seed block of Theorem B.6's SGD sweep (each run depends only on its own seed)
+_B6_BLOCK = 1024
+
+
+def _b6_block(phi, y, eta: float, T: int, seeds: np.ndarray, backend: str) -> np.ndarray:
+    """One seed block of Theorem B.6's sweep: each run's exact (1/T) sum_{t=1}^T F(u^(t))."""
+    return readout_sgd(phi, y, eta=eta, steps=T, seeds=seeds, exact_mean=True, backend=backend).mean_loss
 
 
 def _num(v) -> Fraction:
