@@ -21,8 +21,8 @@ KNOWN = {
     "gf2_results.json": ("GF(2) elimination (benchmarks.gf2)", "python -m benchmarks.gf2 --write"),
 }
 #: number formats of known float columns (others: 4 significant digits)
-FORMATS = {"seconds": "{:.4f}", "ratio": "{:.2f}", "run_steps_per_s": "{:.0f}"}
-HEADERS = {"name": "measurement", "run_steps_per_s": "run-steps/s"}
+FORMATS = {"seconds": "{:.4f}", "ratio": "{:.2f}", "run_steps_per_s": "{:.0f}", "gflop_s": "{:.1f}", "pct_of_peak": "{:.1f}"}
+HEADERS = {"name": "measurement", "run_steps_per_s": "run-steps/s", "gflop_s": "GFLOP/s", "pct_of_peak": "% of peak"}
 
 
 def _module(path: Path) -> str:
