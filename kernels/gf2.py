@@ -44,9 +44,9 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 from numba import prange
-from numba.extending import register_jitable
 
 from . import _checks
+from ._gf2_body import _eliminate_one
 from .backend import resolve_backend
 
 __all__ = [
@@ -136,55 +136,6 @@ def parity_labels_packed(words, subset_words) -> np.ndarray:
     if s.ndim > 1:
         s = s.reshape(s.shape[:-1] + (1,) * (w.ndim - s.ndim) + (s.shape[-1],))
     return (np.bitwise_count(w & s).sum(axis=-1, dtype=np.int64) & 1).astype(np.uint8)
-
-
-# ---------------------------------------------------------------------------------------------
-# the elimination body (shared by the CPU and CUDA twins)
-# ---------------------------------------------------------------------------------------------
-
-
-@register_jitable
-def _eliminate_one(A, n, pivot_cols, piv, cnt):  # pragma: no cover - compiled
-    """Gauss-Jordan on one packed matrix A (m, W) in place; fills piv[:rank] and cnt[0:5]."""
-    m = A.shape[0]
-    W = A.shape[1]
-    r = 0
-    xors = 0
-    swaps = 0
-    bit_ops = 0
-    word_ops = 0
-    for c in range(pivot_cols):
-        if r == m:
-            break
-        w = c >> 6
-        bit = np.uint64(1) << np.uint64(c & 63)
-        p = -1
-        for i in range(r, m):
-            if A[i, w] & bit:
-                p = i
-                break
-        if p < 0:
-            continue
-        if p != r:
-            for k in range(w, W):
-                tmp = A[p, k]
-                A[p, k] = A[r, k]
-                A[r, k] = tmp
-            swaps += 1
-        for i in range(m):
-            if i != r and (A[i, w] & bit):
-                for k in range(w, W):
-                    A[i, k] ^= A[r, k]
-                xors += 1
-                bit_ops += n - c
-                word_ops += W - w
-        piv[r] = c
-        r += 1
-    cnt[0] = r
-    cnt[1] = xors
-    cnt[2] = swaps
-    cnt[3] = bit_ops
-    cnt[4] = word_ops
 
 
 _SIG = "void(uint64[:, :, ::1], int64, int64, int64[:, ::1], int64[:, ::1])"

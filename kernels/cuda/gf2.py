@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from ..gf2 import _eliminate_one
+from .._gf2_body import _eliminate_one
 
 __all__ = ["eliminate_cuda"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from ..readout_sgd import _run_one
+from .._readout_sgd_body import _run_one
 from ._launch import threads_per_block
 
 __all__ = ["sgd_cuda"]
