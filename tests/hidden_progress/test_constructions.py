@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import chi, wht
-from kernels.deep_mlp import multilinear_degree, poly_mlp_forward
+from kernels import chi
+from kernels.boolean import wht
+from kernels.boolean.deep_mlp import multilinear_degree, poly_mlp_forward
 from verify.hidden_progress import constructions as C
 from verify.hidden_progress import layerwise as LW
 from verify.hidden_progress import noisy_parity as NP

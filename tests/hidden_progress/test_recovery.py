@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
 
-from kernels import Activation, chi, sign_vectors, wht
-from kernels.population_gradient import population_gradient
+from kernels import Activation, chi, sign_vectors
+from kernels.boolean import wht
+from kernels.boolean.population_gradient import population_gradient
 from verify.hidden_progress.fourier_gaps import dots, gamma_relaxed
 from verify.hidden_progress.recovery import (
     DEF_5_4,

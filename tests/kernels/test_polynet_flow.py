@@ -1,4 +1,4 @@
-"""Gradient flow of disjoint-PolyNets (kernels.polynet_flow): the exhaustive gradient against the closed
+"""Gradient flow of disjoint-PolyNets (kernels.boolean.polynet_flow): the exhaustive gradient against the closed
 form and against exact loss differences, the compiled integrator against scipy (the reference twin) and
 the closed forms, the Gauss-Legendre quadrature against scipy quad and Carlson's R_F, the block laws
 against enumeration and the cube, bad input."""
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import elliprf
 
-from kernels.polynet import disjoint_polynet_error_exhaustive
-from kernels.polynet_flow import (
+from kernels.boolean.polynet import disjoint_polynet_error_exhaustive
+from kernels.boolean.polynet_flow import (
     abs_block_sums,
     crossing_q,
     error_after,

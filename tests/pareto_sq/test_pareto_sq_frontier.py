@@ -1,4 +1,4 @@
-"""kernels.sq_frontier and kernels.pareto_init: Parseval bounds, derivative tables, sparse rows."""
+"""kernels.boolean.sq_frontier and kernels.pareto_init: Parseval bounds, derivative tables, sparse rows."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernels.pareto_init import row_supports, sparse_theta0
-from kernels.sq_frontier import (
+from kernels.boolean.sq_frontier import (
     frontier_ratio,
     mlp_params,
     tanh_mlp_tables,

@@ -30,8 +30,9 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from kernels import chi, popcounts, wht
-from kernels.deep_mlp import poly_mlp_forward
+from kernels import chi, popcounts
+from kernels.boolean import wht
+from kernels.boolean.deep_mlp import poly_mlp_forward
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -1377,7 +1378,7 @@ def check_mlp_power_width(statement: PowerWidthStatement, p, ctx) -> Verdict:
     of the binary form of P with k terms, which always exists (the real rank of a binary form of
     degree k is at most k; Comon-Ottaviani, proved by Causa-Re and Blekherman).  For k = 1..k_max,
     :func:`power_decomposition` builds one in Fractions (Sylvester's apolarity, rational roots), and
-    the network (W = alpha w_S, b = beta, u = lambda) is executed by kernels.deep_mlp (exact) on all
+    the network (W = alpha w_S, b = beta, u = lambda) is executed by kernels.boolean.deep_mlp (exact) on all
     of {±1}^k and on n = k + 2 with a seeded random S: every point must match.  The statement fails
     at k if no decomposition with power(k), width(k) is produced.
 

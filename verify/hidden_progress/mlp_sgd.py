@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from kernels.cube import chi, sign_vectors
+from kernels.boolean.cube import chi, sign_vectors
 from kernels.hinge_opt import hinge_loss, hinge_min_l2_ball, hinge_min_lp
 from kernels.readout_sgd import readout_sgd, uniform_indices
 

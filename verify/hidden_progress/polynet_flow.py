@@ -5,10 +5,10 @@ Independent routes used throughout: the population gradient summed over the whol
 exact differences of the population loss, which is affine in each weight) against the closed form;
 the full gradient flow of all weights (scipy solve_ivp on the exhaustive gradient) against the
 reduced flow of the relevant weights (a compiled Dormand-Prince integrator with event location,
-kernels.polynet_flow) against the quadrature t(q) of the proof (Gauss-Legendre, scipy quad, Carlson's
+kernels.boolean.polynet_flow) against the quadrature t(q) of the proof (Gauss-Legendre, scipy quad, Carlson's
 R_F for k = 3) against the closed forms (sympy-proved, proofs.polynet_flow); the exact error of the
-network from the block laws of the irrelevant sums (App. B.2.3; kernels.polynet_flow) against an
-evaluation over the cube (kernels.polynet).
+network from the block laws of the irrelevant sums (App. B.2.3; kernels.boolean.polynet_flow) against an
+evaluation over the cube (kernels.boolean.polynet).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from math import comb, factorial
 
 import numpy as np
 
-from kernels.polynet import disjoint_polynet_error_exhaustive
-from kernels.polynet_flow import (
+from kernels.boolean.polynet import disjoint_polynet_error_exhaustive
+from kernels.boolean.polynet_flow import (
     abs_block_sums,
     crossing_q,
     error_at,
@@ -796,7 +796,7 @@ def check_lemma_b8(statement: FlowLemma, p, ctx) -> Verdict:
     --------------
     Initialisations per k = 2..k_max: all-ones, equal a = 1/2 and a = 2, random +-1 signs, ``inits``
     Gaussian ones and log-uniform magnitudes in [0.05, 5] (random signs), all with prod v_i(0) > 0.
-    Routes: (I) the compiled integrator of kernels.polynet_flow (Dormand-Prince 5(4), rtol 1e-11,
+    Routes: (I) the compiled integrator of kernels.boolean.polynet_flow (Dormand-Prince 5(4), rtol 1e-11,
     crossings |v_i| = b located on the partial-step map) gives T_i(b) on a per-init grid of levels b
     (0, 1.01 |v_j(0)|, 2 |v_j(0)|, and up to 100 max|v(0)|) and v(t) at t = T_inf x {0.05, ..., 0.99};
     (II) the quadrature (c) (20-point Gauss-Legendre in y = log(1 + g/c_min); scipy quad and, for
@@ -1435,7 +1435,7 @@ def check_thm_5_7_full(statement: PlateauStatement, p, ctx) -> Verdict:
     (resampling the inits of every n') must be <= 1/2 ("does not grow" up to log factors: a log^c n'
     factor has local slope c/ln n' ~ c/3 here, while the mutant adds 1).  At least one (k, gamma)
     must be testable.
-    Cross-checks: err(q+) against the error evaluated over the whole cube (kernels.polynet) at k = 3,
+    Cross-checks: err(q+) against the error evaluated over the whole cube (kernels.boolean.polynet) at k = 3,
     n' = 5; t(q_0), t(q_gamma) against the crossing times of the integrator; q_0 by both routes;
     0 <= ratio <= 1 and monotonicity in gamma.  Proof ingredients: exact probabilities (scipy.stats)
     and simulated frequencies (99% Clopper-Pearson upper bounds) against the stated bounds.

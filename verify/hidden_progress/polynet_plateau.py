@@ -1,8 +1,8 @@
 """Disjoint-PolyNets under gradient flow, part 2: the error bounds of Lemma B.9 (E22), the plateau of
 Corollary B.10 (E23) and the main-text form of Theorem 5.7 (E24).
 
-The reference quantity is the exact error of a disjoint-PolyNet (kernels.polynet: a product formula
-over the blocks; kernels.polynet_tails: the same for ±1 irrelevant weights as an exact step function of
+The reference quantity is the exact error of a disjoint-PolyNet (kernels.boolean.polynet: a product formula
+over the blocks; kernels.boolean.polynet_tails: the same for ±1 irrelevant weights as an exact step function of
 the relevant weight, with its level-crossing values).  Lemma B.8's gradient flow from |v_i(0)| = 1
 keeps every |v_i| equal to (1 - (k-2) t)^{-1/(k-2)}, so crossing times are exact rationals.
 
@@ -28,12 +28,12 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 
-from kernels.polynet import (
+from kernels.boolean.polynet import (
     block_sums,
     disjoint_polynet_error,
     disjoint_polynet_error_exhaustive,
 )
-from kernels.polynet_tails import (
+from kernels.boolean.polynet_tails import (
     MAX_EXACT_M,
     flow_time,
     pm1_crossing,
@@ -477,7 +477,7 @@ def check_lemma_b9(statement: ErrorBounds, p, ctx) -> Verdict:
     Checkable form
     --------------
     (A) The exact error, err = 1 - (1/2) prod(1 - p_z,i) - (1/2) sign(prod v) prod(1 - p_z,i - 2 p_w,i)
-    (kernels.polynet, p_w = Pr[A_i < -|v_i|], p_z = Pr[A_i = -|v_i|]), equals the exhaustive evaluation of
+    (kernels.boolean.polynet, p_w = Pr[A_i < -|v_i|], p_z = Pr[A_i = -|v_i|]), equals the exhaustive evaluation of
     sign f over the cube for n = k n' <= n_exhaustive_max, k = 1..5, with dyadic-Gaussian, ±1 and integer
     weights in [-3, 3] (ties and zero weights included), compared exactly.
     (B) ±1 irrelevant weights, all blocks equal, block sizes m = n' - 1 in 1..40 and geometric up to
@@ -667,7 +667,7 @@ def _b9_details(ev: Evidence, cstar: dict, sharp_ub_violations: int, p) -> None:
 
 @lru_cache(maxsize=200_000)
 def plateau_crossing(m: int, k: int, level, kind: str, exact: bool):
-    """Crossing value of err(v) (kernels.polynet_tails.pm1_crossing, v0 = 1), memoised.
+    """Crossing value of err(v) (kernels.boolean.polynet_tails.pm1_crossing, v0 = 1), memoised.
 
     The float route is accepted only when every scanned step has |err - level| > FLOAT_MARGIN; otherwise
     the exact route decides (m <= MAX_EXACT_M) or RuntimeError is raised.
@@ -831,7 +831,7 @@ def check_cor_b10(statement: PlateauCorollary, p, ctx) -> Verdict:
     k >= 3; |v_i(0)| = 1 and u_i in {±1}^{n'-1}; prod_i v_i(0) > 0.  Under gradient flow |v_i(t)| =
     (1 - (k-2) t)^{-1/(k-2)} for every i (the signs never change), and A_i = u_i . z has the law of a sum
     of n' - 1 Rademacher signs whatever the signs of u_i, so err(t) is that of the all-ones network
-    (kernels.polynet_tails); E22 checks the error formula and E21 the flow.
+    (kernels.boolean.polynet_tails); E22 checks the error formula and E21 the flow.
 
     Source
     ------
@@ -859,7 +859,7 @@ def check_cor_b10(statement: PlateauCorollary, p, ctx) -> Verdict:
     there: it only becomes looser.
     (e) The reduction to the all-ones network: for n' = 3, 4, 5, k = 3 and random ±1 signs of every
     weight (prod_i sign v_i = +1), the exhaustive error over the cube at |v_i| = v equals the all-ones
-    error (kernels.polynet_tails.pm1_error_at), exactly.
+    error (kernels.boolean.polynet_tails.pm1_error_at), exactly.
 
     Exactness
     ---------

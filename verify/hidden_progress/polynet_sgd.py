@@ -5,7 +5,7 @@ Every run is a real online-SGD run of the batched engine (kernels.training.disjo
 one run per seed, batches drawn inside the kernel from the counter-based stream keyed by (seed, step),
 at the theorem's own horizon T (the smallest integer solving its implicit inequality) with its
 adaptive learning rate eta_i = c / prod_{l != i} ||w_l||_1.  The final error is computed exactly
-(kernels.polynet, Fractions of the float64 weights) and cross-checked on the cube.
+(kernels.boolean.polynet, Fractions of the float64 weights) and cross-checked on the cube.
 
 Shared runs: Claims B.11, B.12 and the Azuma step are statements about the runs of Theorem 5.8, so
 their checks draw the same inits and SGD seeds (the named streams of ``thesis_ch5.thm_5.8``) and, within
@@ -28,7 +28,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from kernels.polynet import disjoint_polynet_error, disjoint_polynet_error_exhaustive
+from kernels.boolean.polynet import disjoint_polynet_error, disjoint_polynet_error_exhaustive
 from kernels.training import adaptive_lr_constant, disjoint_polynet_sgd
 
 from ..registry import (

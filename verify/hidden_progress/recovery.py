@@ -18,9 +18,10 @@ from typing import Callable, Iterator
 import numpy as np
 from scipy.stats import beta
 
-from kernels import Activation, chi, sign_vectors, subsets_of_size, wht
+from kernels import Activation, chi, sign_vectors, subsets_of_size
+from kernels.boolean import wht
 from kernels.hinge_opt import hinge_min_l2_ball
-from kernels.population_gradient import neuron_table, population_gradient
+from kernels.boolean.population_gradient import neuron_table, population_gradient
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE

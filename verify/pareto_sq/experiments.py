@@ -20,7 +20,7 @@ import numpy as np
 from scipy import stats
 
 from kernels.pareto_init import sparse_theta0
-from kernels.sq_frontier import mlp_params
+from kernels.boolean.sq_frontier import mlp_params
 from kernels.training.two_layer import train_two_layer
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim

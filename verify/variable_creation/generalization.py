@@ -26,7 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from kernels.attention import zhang_log_cover
-from kernels.cube import popcounts
+from kernels.boolean.cube import popcounts
 
 from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -35,7 +35,7 @@ CONTRACT_AUDITED = True
 
 
 def character_matrix(n: int) -> np.ndarray:
-    """H[S, x] = chi_S(x) = (-1)^{|S & x|} (bitmask conventions of kernels.cube), float64 (2^n x 2^n)."""
+    """H[S, x] = chi_S(x) = (-1)^{|S & x|} (bitmask conventions of kernels.boolean.cube), float64 (2^n x 2^n)."""
     idx = np.arange(1 << n)
     pc = popcounts(n)
     return 1.0 - 2.0 * (pc[idx[:, None] & idx[None, :]] & 1)

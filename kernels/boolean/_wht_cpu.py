@@ -1,6 +1,6 @@
 """numba CPU kernels of the in-place Walsh-Hadamard transform (float64 and int64).
 
-The transform is the n radix-2 stages of kernels.reference.wht_butterflies (stage j adds and subtracts
+The transform is the n radix-2 stages of kernels.boolean.reference.wht_butterflies (stage j adds and subtracts
 the entries whose indices differ in bit j), applied in the same order to every entry, so the result is
 bit-identical to the reference: the schedule below only regroups the same butterflies.
 
@@ -28,7 +28,7 @@ Tried and slower (benchmarks/fwht.py, 2026-11-27): radix-16 levels (register spi
 
 Index arithmetic is done in uint64 on purpose: numba then drops its negative-index wraparound
 branches, which is what lets LLVM vectorise the butterflies.  The bodies do no validation; callers
-go through kernels.wht.
+go through kernels.boolean.wht.
 """
 
 from __future__ import annotations

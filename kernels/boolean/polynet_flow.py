@@ -31,7 +31,7 @@ This module provides the numerics only (no claims):
   :func:`error_after`, :func:`error_at`, :func:`crossing_q` (twins ``"cpu"`` and ``"reference"``).
 
 Error along the flow.  For prod_i v_i > 0 (preserved by the flow) and blocks with irrelevant weights
-u_i, err = 1 - (1/2) prod_i (1 - p_z,i) - (1/2) prod_i (1 - p_z,i - 2 p_w,i) (kernels.polynet); away
+u_i, err = 1 - (1/2) prod_i (1 - p_z,i) - (1/2) prod_i (1 - p_z,i - 2 p_w,i) (kernels.boolean.polynet); away
 from the instants where some |v_i| equals an attainable |A_i| = |u_i . z| (ties, a null set of
 times) p_z,i = 0 and err = 1/2 - (1/2) prod_i Pr[|A_i| <= |v_i|].  As a function of q it is
 piecewise constant; :func:`error_after` returns its right-continuous version
@@ -52,7 +52,7 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from . import _checks
+from .. import _checks
 
 __all__ = [
     "FlowResult",

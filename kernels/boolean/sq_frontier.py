@@ -25,7 +25,7 @@ from math import comb
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 from .cube import sign_vectors, subsets_of_size
 from .wht import wht
 
@@ -59,7 +59,7 @@ def _mlp_args(n, W, b, v):
 def tanh_mlp_tables(n: int, W, b, v) -> tuple[np.ndarray, np.ndarray]:
     """(h, D): h (2^n,) the model on the cube, D (r(n+2), 2^n) the derivative d h / d theta_p at every point.
 
-    Parameter order: W row-major (p = j n + i), then b_j, then v_j.  Points in kernels.cube order.
+    Parameter order: W row-major (p = j n + i), then b_j, then v_j.  Points in kernels.boolean.cube order.
     """
     n, W, b, v = _mlp_args(n, W, b, v)
     r = W.shape[0]
@@ -98,7 +98,7 @@ def zero_target_trajectory(n: int, W, b, v, *, steps: int, lr: float) -> list[np
 def visibility(tables, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(M, sq, norms) for derivative tables (any number of arrays of shape (P_t, 2^n) or (2^n,)).
 
-    M[a] = max over all rows of |f^(S_a)| for the k-subsets S_a (order of kernels.cube.subsets_of_size);
+    M[a] = max over all rows of |f^(S_a)| for the k-subsets S_a (order of kernels.boolean.cube.subsets_of_size);
     sq[row] = sum_{|S| = k} f^(S)^2 and norms[row] = E_x[f(x)^2] for every row (Parseval's two sides).
     """
     rows = []

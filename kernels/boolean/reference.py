@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .activations import activation_value_numpy
+from ..activations import activation_value_numpy
 from .cube import chi, sign_vectors
 
 __all__ = ["wht_matrix", "wht_butterflies", "neuron_table_ref", "population_gradient_ref", "truth_table_ref"]

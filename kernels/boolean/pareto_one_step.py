@@ -48,9 +48,9 @@ from math import comb
 import numba
 import numpy as np
 
-from . import _checks
+from .. import _checks
 from .oversparse import C_ks, c_ks, p_good_oversparse
-from .pareto_init import row_supports
+from ..pareto_init import row_supports
 
 __all__ = [
     "OneStepInit",
@@ -285,7 +285,7 @@ def truncation_success_counts(n: int, k: int, s: int, ms, trials: int, gamma: fl
     """Theorem C.16's finite-sample step: how often the truncated SAMPLE gradient keeps exactly S \\ S'.
 
     Good under-sparse neuron: S = {0..k-1}, S' = {0..s-1}, integer weights of
-    kernels.oversparse.undersparse_weights (M = 2(n - s) + 1 on S', 1 elsewhere: the eps-perturbed
+    kernels.boolean.oversparse.undersparse_weights (M = 2(n - s) + 1 on S', 1 elsewhere: the eps-perturbed
     row), bias 0.  For each of ``trials`` independent sample streams (uniform x, y = chi_S(x)) and each m
     in ``ms`` (increasing; the first m samples of the stream), g_i = (1/m) sum y 1[<w, x> > 0] x_i; the
     trial succeeds at m iff {i : |g_i| > gamma} = S \\ S'.  Returns the success counts, shape (len(ms),).

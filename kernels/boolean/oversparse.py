@@ -20,7 +20,7 @@ realised exactly by integer weights (:func:`undersparse_weights`): M = 2(n - s) 
 which orders the points exactly as 1 on S' and epsilon < 1/(n - s) elsewhere (no float ties).
 
 :func:`correlation_vector` is the exhaustive route: it evaluates g exactly by summing over all 2^n
-points (kernels.population_gradient with the STEP activation; integer partial sums below 2^53, so the
+points (kernels.boolean.population_gradient with the STEP activation; integer partial sums below 2^53, so the
 float64 result times 2^n is an exact integer).
 """
 
@@ -32,8 +32,8 @@ from math import comb
 
 import numpy as np
 
-from . import _checks
-from .activations import Activation
+from .. import _checks
+from ..activations import Activation
 from .population_gradient import population_gradient
 
 __all__ = [

@@ -14,10 +14,10 @@ Exactness.  Integer parameters are evaluated in int64 when a bound computed befo
 (|a_l| <= ||W_l||_row * max|z_{l-1}| + |b_l|, |z_l| <= |a_l|^p) shows that nothing can overflow, and in
 exact Python ints (numpy object arrays) otherwise; Fraction parameters are evaluated exactly in object
 arrays; float parameters in float64.  The multilinear expansion of any function on {±1}^n is its
-Fourier expansion, f = sum_S f^(S) chi_S with f^(S) = (H f)[S] / 2^n (kernels.wht), so the multilinear
+Fourier expansion, f = sum_S f^(S) chi_S with f^(S) = (H f)[S] / 2^n (kernels.boolean.wht), so the multilinear
 degree of an integer or rational table is decided exactly by one integer transform.
 
-Indexing follows kernels/cube.py: point ``idx`` has x_i = -1 exactly when bit i of ``idx`` is set.
+Indexing follows kernels/boolean/cube.py: point ``idx`` has x_i = -1 exactly when bit i of ``idx`` is set.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from . import _checks
+from .. import _checks
 from .cube import popcounts, sign_vectors
 from .wht import wht
 

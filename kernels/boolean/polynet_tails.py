@@ -2,7 +2,7 @@
 and the times at which gradient flow crosses an error level (thesis ch. 5, Lemma B.8, Corollary B.10,
 Theorem 5.7).
 
-Setting (see kernels.polynet for the general formula).  Every block has m = n' - 1 irrelevant weights
+Setting (see kernels.boolean.polynet for the general formula).  Every block has m = n' - 1 irrelevant weights
 in {±1} and relevant weight of magnitude v > 0 with prod_i v_i > 0.  Then A = u . z is a sum of m
 Rademacher signs, A = m - 2 Binomial(m, 1/2), supported on the lattice {-m, -m + 2, ..., m}, and with
 p_w = Pr[A < -v], p_z = Pr[A = -v] the error of k equal blocks is
@@ -41,7 +41,7 @@ from numbers import Rational
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 
 __all__ = [
     "MAX_EXACT_M",

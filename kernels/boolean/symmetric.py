@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
-from . import _checks
+from .. import _checks
 
 __all__ = ["krawtchouk_rows", "symmetric_spectrum", "majority_values"]
 

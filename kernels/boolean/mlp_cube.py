@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 from .cube import sign_vectors
 
 __all__ = ["HingeGradient", "mlp_hinge_gradient", "mlp_hinge_gradient_ref"]

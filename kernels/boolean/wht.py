@@ -1,13 +1,13 @@
 """Walsh-Hadamard transform and Fourier spectra of functions on the Boolean cube.
 
-Conventions (kernels/cube.py): index bit i set <=> x_i = -1; subsets are bitmasks; the transform is
+Conventions (kernels/boolean/cube.py): index bit i set <=> x_i = -1; subsets are bitmasks; the transform is
 (H a)[S] = sum_x a[x] chi_S(x), and the Fourier coefficients of the thesis (seed 004, Eq. (B.2),
 lines 2976-2982) are f^(S) = E_x[f(x) chi_S(x)] = (H f)[S] / 2^n.  H H = 2^n I.
 
 Three twins with one signature, chosen by ``backend``:
 
-* ``"reference"``: numpy radix-2 stages (kernels.reference.wht_butterflies), any dtype;
-* ``"cpu"``: numba, cache-blocked, ``parallel=True`` (kernels/_wht_cpu.py);
+* ``"reference"``: numpy radix-2 stages (kernels.boolean.reference.wht_butterflies), any dtype;
+* ``"cpu"``: numba, cache-blocked, ``parallel=True`` (kernels/boolean/_wht_cpu.py);
 * ``"cuda"``: numba.cuda, shared-memory tiles (kernels/cuda/wht.py).
 
 Exactness: integer input is transformed in int64 when 2^n * max|a| < 2^63 (every butterfly stage at
@@ -25,8 +25,8 @@ import math
 
 import numpy as np
 
-from . import _checks
-from .backend import resolve_backend
+from .. import _checks
+from ..backend import resolve_backend
 from .cube import popcounts
 from .reference import wht_butterflies
 
@@ -57,7 +57,7 @@ def _int64_max_abs(a: np.ndarray) -> int:
 
 _INPLACE_DTYPES = (np.dtype(np.float64), np.dtype(np.int64))
 _FLOAT64 = np.dtype(np.float64)
-_cpu_kernel: list = []  # [wht_inplace_cpu, small_float64_inplace] of kernels._wht_cpu, imported lazily
+_cpu_kernel: list = []  # [wht_inplace_cpu, small_float64_inplace] of kernels.boolean._wht_cpu, imported lazily
 
 
 def _load_cpu_kernel() -> None:
@@ -72,7 +72,7 @@ def _inplace(a: np.ndarray, backend: str) -> None:
             _load_cpu_kernel()
         _cpu_kernel[0](a)
     elif backend == "cuda":
-        from .cuda.wht import wht_inplace_cuda
+        from ..cuda.wht import wht_inplace_cuda
 
         wht_inplace_cuda(a)
     else:  # reference
@@ -115,7 +115,7 @@ def wht_inplace(a: np.ndarray, *, backend: str = "auto", check_finite: bool = Tr
         if not int64_transform_is_safe(n, max_abs):
             raise ValueError(
                 f"argument 'a' (int64, n = {n}, max|a| = {max_abs}) would overflow int64: the transform needs "
-                f"2^n * max|a| <= 2^63 - 1; call kernels.wht(a) for the exact Python-int fallback"
+                f"2^n * max|a| <= 2^63 - 1; call kernels.boolean.wht(a) for the exact Python-int fallback"
             )
     used = backend if backend == "cpu" else resolve_backend(backend)  # "cpu" needs no look-up
     _inplace(a, used)
@@ -266,7 +266,7 @@ def truth_table(func: Callable, n: int, *, dtype=np.float64) -> np.ndarray:
     if not hasattr(func, "py_func"):
         raise ValueError(
             "argument 'func' must be a numba-compiled function (decorate it with @numba.njit); "
-            f"got {type(func).__name__}; use kernels.reference.truth_table_ref for plain Python"
+            f"got {type(func).__name__}; use kernels.boolean.reference.truth_table_ref for plain Python"
         )
     if np.dtype(dtype) not in (np.float64, np.int64):
         raise ValueError(f"argument 'dtype' must be float64 or int64, not {np.dtype(dtype)}")

@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 
 __all__ = [
     "block_sums",

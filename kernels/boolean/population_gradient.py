@@ -26,9 +26,9 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from . import _checks
-from .activations import Activation, activation_value
-from .backend import resolve_backend
+from .. import _checks
+from ..activations import Activation, activation_value
+from ..backend import resolve_backend
 from .reference import population_gradient_ref
 
 __all__ = ["population_gradient", "neuron_table", "NeuronGradient"]
@@ -170,7 +170,7 @@ def population_gradient(w, b, S, activation: Activation, *, backend: str = "auto
         blocks = _blocks_cpu if nblocks >= _PARALLEL_MIN_BLOCKS else _blocks_cpu_serial
         blocks(dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr)
     else:
-        from .cuda.population_gradient import blocks_cuda
+        from ..cuda.population_gradient import blocks_cuda
 
         blocks_cuda(dot_low, chi_low, dot_high, chi_high, b, code, params, c, block_sums, low_corr)
     scale = float(1 << n)
@@ -181,7 +181,7 @@ def population_gradient(w, b, S, activation: Activation, *, backend: str = "auto
 
 
 def neuron_table(w, b, activation: Activation, *, backend: str = "auto") -> np.ndarray:
-    """phi(w . x + b) at every point of the cube (float64, length 2^n, index order of kernels.cube)."""
+    """phi(w . x + b) at every point of the cube (float64, length 2^n, index order of kernels.boolean.cube)."""
     w, b, _, n = _validate(w, b, 0, activation)
     _checks.require_memory("w", n, (1 << n) * 8, what="the truth table")
     used = resolve_backend(backend)
