@@ -305,7 +305,7 @@ def _two_layer_variant(c, dtype, variant, p, r_cpu) -> dict:
 
 
 def section_gf2(cfg, dry) -> dict:
-    from kernels.gf2 import gf2_eliminate
+    from kernels.algebra.gf2 import gf2_eliminate
 
     B, m, n = cfg["gf2"]
     bits = (np.random.default_rng(1).random((B, m, n)) < 0.5).astype(np.uint8)
@@ -397,7 +397,7 @@ def section_polynet(cfg, dry) -> dict:
 
 
 def section_quadratic_margin(cfg, dry) -> dict:
-    from kernels import margin as K
+    from kernels.algebra import margin as K
     from kernels.training.quadratic_margin import train_quadratic_margin
 
     out = {}

@@ -50,7 +50,8 @@ def _rng():
 def _cases():
     """(id, function, kwargs, name of the argument to poison, path of the entry to poison or None for a
     scalar[, the values that must be refused: NaN and both infinities unless given])."""
-    from kernels import attention, hinge_opt, margin, markov_icl
+    from kernels import attention, hinge_opt, markov_icl
+    from kernels.algebra import margin
     from kernels.boolean import mlp_cube, oversparse, pareto_one_step
     from kernels import projected_gd, qstr, readout_sgd, relu_approx, sm_bounds
     from kernels.boolean import polynet, polynet_flow, sq_frontier

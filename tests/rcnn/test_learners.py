@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.gf2 import gf2_rank
+from kernels.algebra.gf2 import gf2_rank
 from verify.rcnn.gaussian_elimination import (
     _full_rank_interval,
     expected_error,

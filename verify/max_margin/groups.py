@@ -2,9 +2,9 @@
 (D0), Lemmas D.10-D.16 (D1-D7), Thm 7.9 (D8), all irreps used (D9), the general theorem (D10), the
 uniform-tau remark (D4b) and the finite game (X2).
 
-Representations are built by kernels.groups (Young's orthogonal form for S_n, explicit dihedral
+Representations are built by kernels.algebra.groups (Young's orthogonal form for S_n, explicit dihedral
 matrices, signs for Z_2^k, Kronecker products, A_n by restriction and splitting); the networks are
-executed exhaustively on all |G|^2 x |G| logits (kernels.margin).
+executed exhaustively on all |G|^2 x |G| logits (kernels.algebra.margin).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from kernels import margin as K
+from kernels.algebra import margin as K
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -103,7 +103,7 @@ def check_background(st, p, ctx) -> Verdict:
     Checkable form
     --------------
     For each group of the tier (Z_2^k, S_3, S_4, D_n, products; S_5 etc. at full): every identity above
-    on the matrices built by kernels.groups, max error <= 1e-10, and the Frobenius-Schur indicator
+    on the matrices built by kernels.algebra.groups, max error <= 1e-10, and the Frobenius-Schur indicator
     (1/|G|) sum_g chi(g^2) = +1 for every irrep (the "real irreps" hypothesis, catalog pitfall 9).
 
     Exactness
@@ -139,7 +139,7 @@ def check_background(st, p, ctx) -> Verdict:
 
 
 def K_abs(G):
-    from kernels.groups import absolutely_irreducible
+    from kernels.algebra.groups import absolutely_irreducible
 
     return absolutely_irreducible(G)
 
@@ -433,7 +433,7 @@ def check_lemma_d13(st, p, ctx) -> Verdict:
     --------------
     For S3, D4 (full: also D5), `taus` random class weights
     (Dirichlet, sum |C| tau_C = 1) plus the Lemma D.14 weights: the numerical maximum of the exhaustive
-    (D.7) weighted margin on the unit sphere of R^{3|G|} (kernels.margin.single_neuron_max) equals
+    (D.7) weighted margin on the unit sphere of R^{3|G|} (kernels.algebra.margin.single_neuron_max) equals
     2 x the stated value (the Lemma D.11 expression is half of (D.7), see lemma_D11), rtol 1e-7; the
     maximizer puts >= 1 - 1e-5 of the power of each of u, v, w into ONE irrep, which lies in the stated
     argmax set (ties allowed).
@@ -1285,7 +1285,7 @@ def check_table_d1(st, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Characters of the Young-orthogonal-form irreps of S5 (kernels.groups), classes identified by cycle
+    Characters of the Young-orthogonal-form irreps of S5 (kernels.algebra.groups), classes identified by cycle
     type, each printed row compared (rounded to integers; the characters are integers up to 1e-12)
     with the irrep of the partition its label names: standard = (4,1), the permutation representation
     minus the trivial one (chi = #fixed points - 1, so chi((12)) = +2), 5d_a = (3,2).  Class sizes

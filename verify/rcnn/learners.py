@@ -22,7 +22,7 @@ import mpmath
 import numpy as np
 from scipy.stats import binom
 
-from kernels.gf2 import (
+from kernels.algebra.gf2 import (
     gf2_eliminate_packed,
     learn_parity_batch,
     random_packed,
@@ -407,7 +407,7 @@ def _alg2_inclusion(s: int, k: int, d: int, m: int, inv_eps: int, inv_delta: int
 
 def _simulate_alg2(statement: Alg2Statement, d: int, m: int, r: int, trials: int, eps: Fraction, rng) -> tuple[int, dict]:
     """Algorithm 2 with two concrete learners and x uniform on {-1,1}^d, y = chi_S(x): A_{1,k} memorises
-    its sample (default label -1), A_{s,k} (s >= 2) is row reduction (kernels.gf2; 'always +1' if no
+    its sample (default label -1), A_{s,k} (s >= 2) is row reduction (kernels.algebra.gf2; 'always +1' if no
     parity fits).  Candidates c_{s,k,t} for s, k, t <= r; only Z'[:r] and the validation block are ever
     read, so M (>= r^10 in the claim) never has to be drawn.  Returns (#successes, a summary)."""
     n_pts = 1 << d
@@ -516,7 +516,7 @@ def check_claim_1(statement: Alg2Statement, p, ctx) -> Verdict:
     independent mistakes, ties lost; e0 in {0, 1/4, 1/2 - eps/2}), the exact failure probability
     1 - sum_g Pr[G = g] Pr[B > g]^(n - 1) must be <= delta/2 and <= the union bound.  (c) Simulation:
     x uniform on {-1,1}^d_sim, y = chi_S(x), m = 2; A_{1,k} memorises its sample (default -1),
-    A_{s,k} for s >= 2 is row reduction (kernels.gf2); Algorithm 2 with r = r_sim, errors exact over the
+    A_{s,k} for s >= 2 is row reduction (kernels.algebra.gf2); Algorithm 2 with r = r_sim, errors exact over the
     cube; the Clopper-Pearson upper end (level 1e-3) of the frequency of err(output) <= min_c err(c) + 1/4
     must reach 1 - 1/4.
 
@@ -908,7 +908,7 @@ def check_definition_2(statement: PaoStatement, p, ctx) -> Verdict:
     A definition: what is executed is a realisation and the property it must have.  For a finite
     family, A(Z; Z') = the B(Z) with the least empirical error on Z' is PAO with
     p = 2 ln(2|A|/delta)/eps^2 (Hoeffding and a union bound over |A| classifiers; ln(1/delta) <= 1/delta,
-    so p is polynomial).  Family: row reduction (kernels.gf2; 'always 1' when no parity fits, the
+    so p is polynomial).  Family: row reduction (kernels.algebra.gf2; 'always 1' when no parity fits, the
     text's convention for an invalid output), the majority label, and a memoriser (stored labels,
     default -1).  The quantifier "for all D" is sampled: four distributions on {-1,1}^d.
 
@@ -1041,7 +1041,7 @@ def check_definition_3(statement: TuringOptimalStatement, p, ctx) -> Verdict:
     A definition: PAO-learning the class of all s-state TMs cannot be executed.  Checked: the
     consistency the text relies on, (i) the classes are nested, B_{s,k} within B_{s',k'} for s <= s',
     k <= k' (so "for all s, k" is a limit of growing requirements and Algorithm 2 may enumerate
-    s, k <= r), and (ii) the example: row reduction's exact bit-operation count (kernels.gf2) fits the
+    s, k <= r), and (ii) the example: row reduction's exact bit-operation count (kernels.algebra.gf2) fits the
     budget (2dm)^2.  Its Turing-machine time is larger by a polynomial factor (head movement), so it
     lies in some B_{s,k} with a larger constant k; that constant is not computed.
 
@@ -1162,7 +1162,7 @@ def check_definition_4(statement: PacStatement, p, ctx) -> Verdict:
 
     Hypotheses
     ----------
-    A definition; realised with C_d = parities and A = row reduction (kernels.gf2), whose output is
+    A definition; realised with C_d = parities and A = row reduction (kernels.algebra.gf2), whose output is
     consistent with the sample, so the Occam bound |C_d| (1 - eps)^m <= delta gives
     p = (d ln 2 + ln(1/delta))/eps.  "For all D" is sampled: four marginals on {-1,1}^d (uniform, a
     biased product, a 12-point support, and mass 1 - 3 eps on one point).

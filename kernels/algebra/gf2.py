@@ -45,9 +45,9 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from . import _checks
+from .. import _checks
 from ._gf2_body import _eliminate_one
-from .backend import resolve_backend
+from ..backend import resolve_backend
 
 __all__ = [
     "GF2Elimination",
@@ -260,7 +260,7 @@ def gf2_eliminate_packed(words, n: int, *, pivot_cols: int | None = None, backen
         out = np.ascontiguousarray(w, dtype=np.uint64).copy()
         piv_full = np.full((B, max(m, 1)), -1, dtype=np.int64)
         if used == "cuda":
-            from .cuda.gf2 import eliminate_cuda
+            from ..cuda.gf2 import eliminate_cuda
 
             eliminate_cuda(out, n, pivot_cols, piv_full, cnt)
         elif B * m * m * max(W, 1) <= _SERIAL_WORK or B == 1:

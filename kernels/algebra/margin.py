@@ -27,7 +27,7 @@ import math
 import numpy as np
 from scipy.optimize import linprog, minimize
 
-from ._checks import require_finite, require_int, require_memory
+from .._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "certificate",

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._checks import require_int
+from .._checks import require_int
 
 __all__ = [
     "GROUP_NAMES",

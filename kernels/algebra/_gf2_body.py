@@ -1,7 +1,7 @@
-"""The elimination body of GF(2) Gaussian elimination (kernels/gf2.py), shared by its twins.
+"""The elimination body of GF(2) Gaussian elimination (kernels/algebra/gf2.py), shared by its twins.
 
 ``_eliminate_one`` (one bit-packed matrix, in place, with exact operation counts) is a
-``register_jitable`` function: the numba CPU driver (kernels/gf2.py) and the numba.cuda launcher
+``register_jitable`` function: the numba CPU driver (kernels/algebra/gf2.py) and the numba.cuda launcher
 (kernels/cuda/gf2.py) compile this same code, and neither is imported here.
 """
 
