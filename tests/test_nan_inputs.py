@@ -53,9 +53,10 @@ def _cases():
     from kernels import attention, hinge_opt, markov_icl
     from kernels.algebra import margin
     from kernels.boolean import mlp_cube, oversparse, pareto_one_step
-    from kernels import projected_gd, qstr, readout_sgd, relu_approx, sm_bounds
+    from kernels import qstr, readout_sgd
+    from kernels.constructions import projected_gd, relu_approx, sm_bounds
     from kernels.boolean import polynet, polynet_flow, sq_frontier
-    from kernels import deep_gd, retrieval_constructions
+    from kernels.constructions import deep_gd, retrieval_constructions
     from kernels.training import attention as t_attention, disjoint_polynet as t_polynet, induction as t_induction
     from kernels.training import retrieval as t_retrieval
 

@@ -1,4 +1,4 @@
-"""kernels.tm2d: the base-3 cell encoding, the numba layer against the Fraction reference of the printed
+"""kernels.constructions.tm2d: the base-3 cell encoding, the numba layer against the Fraction reference of the printed
 case lists, the RCNN roll-out against the plain 2D-TM simulator (both protocols) on random machines,
 the lookup machine, fixed-size compilation, Algorithm 1's memorisation, the head, and bad input."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels import tm2d as T
+from kernels.constructions import tm2d as T
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import tm2d as T
+from kernels.constructions import tm2d as T
 from verify.rcnn import grid as G
 
 

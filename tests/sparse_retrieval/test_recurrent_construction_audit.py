@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernels.qstr import assumption3_codes
-from kernels.retrieval_constructions import rnn_exact_retrieval
+from kernels.constructions.retrieval_constructions import rnn_exact_retrieval
 
 
 @settings(max_examples=15, deadline=None)

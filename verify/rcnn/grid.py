@@ -3,9 +3,9 @@
 f_Conv2D (B2), the head f_head (B2h) and the computation phase (B3c).
 
 Everything runs at the level of the paper's spec functions (the f-bar of Appendix B.2), exactly:
-cell values are integers scaled by 2 * 3^N (kernels.tm2d), weights W are Fractions.  The
+cell values are integers scaled by 2 * 3^N (kernels.constructions.tm2d), weights W are Fractions.  The
 independent side of every roll-out check is the plain 2D Turing-machine simulator
-(kernels.tm2d.simulate) or a learner computed directly in Python.
+(kernels.constructions.tm2d.simulate) or a learner computed directly in Python.
 
 What is and is not established here.  The paper never builds the Gaussian-elimination RCNN (or any
 concrete learner): it gives the generic TM -> RCNN reduction (spec functions, then Lemma 5's
@@ -29,7 +29,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import tm2d as T
+from kernels.constructions import tm2d as T
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -483,7 +483,7 @@ def check_lemma_1(statement: MemorisationStatement, p, ctx) -> Verdict:
     Checkable form
     --------------
     Algorithm 1 at spec level (f-bar of B.2 with the gradient spec, f-bar_head, eta = 1/54, squared
-    loss, the dummy example (1_d, 1), readout over the data columns; kernels.tm2d.algorithm1) on
+    loss, the dummy example (1_d, 1), readout over the data columns; kernels.constructions.tm2d.algorithm1) on
     random training sets, m <= m_max, d <= d_max, depth l in {m+1, m+2, m+3}: every W^(i),
     i = 1..m+2, is compared with the formula, and the output f must be 0 on every memorisation step.
 
@@ -685,7 +685,7 @@ def check_lemma_2_computation(statement: ComputationStatement, p, ctx) -> Verdic
     The statement quantifies over all learners and is about a neural network; neither can be tested
     as such, so this is a mechanism check of the spec-level construction on one concrete learner.
     The lookup learner (A(S)[x] = label of the first stored example equal to x, else +1) is written
-    as a 2D TM (kernels.tm2d.lookup_machine; on the XOR tape, row a is constant iff x = x^(a)).  For
+    as a 2D TM (kernels.constructions.tm2d.lookup_machine; on the XOR tape, row a is constant iff x = x^(a)).  For
     random training sets (repeated examples included) with m <= m_max, d <= d_max: Algorithm 1 runs
     exactly at spec level (memorisation by SGD, eta = 1/54, dummy example), then f([x; 1]) is
     computed for every x in {-1, 1}^d by rolling out f-bar_Conv2D and summing f-bar_head; it must
@@ -978,7 +978,7 @@ def check_definition_6(statement: TMModifications, p, ctx) -> Verdict:
     symbols of f_mem([x; 1]; W^(m+2)) must equal the statement's rows for random S, x.  (c) (iv) by
     the statement's number of extra states: for random 2D TMs M (first step unrestricted), M' must
     keep the symbol and stay at step 1 and then follow M step for step (tape, head, state).  (d) (vi)
-    uniformly in m: with boundary "flags" the 20-state lookup machine (kernels.tm2d) must halt on
+    uniformly in m: with boundary "flags" the 20-state lookup machine (kernels.constructions.tm2d) must halt on
     every instance (m <= m_max, d <= d_max, random S, x) with the output in the top-left cell and the
     rest of the block blank.  With boundary "none" (transitions read (state, symbol) only) the
     shift argument applies: a flag-free run on the grid with one more row on top coincides with
@@ -1023,7 +1023,7 @@ def check_definition_6(statement: TMModifications, p, ctx) -> Verdict:
     positions relative to the bottom-right start cell, on the (m+1)-row grid, and takes the same
     steps.  It therefore halts in row 2 there, and any TM satisfying (vi) must have Omega(m) states
     (or boundary information).  The corrected model reads the padding flags of the head cell; in the
-    RCNN this needs two layers per TM step (kernels.tm2d, protocol "two_layer"), because a
+    RCNN this needs two layers per TM step (kernels.constructions.tm2d, protocol "two_layer"), because a
     neighbour of the head cannot see the head's far neighbours inside a 3x3 patch.
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
@@ -1129,7 +1129,7 @@ def check_definition_6(statement: TMModifications, p, ctx) -> Verdict:
 
 @dataclass(frozen=True)
 class LayerSpecStatement:
-    """The spec variant (kernels.tm2d.LayerSpec keywords) and whether machines obey the first-step
+    """The spec variant (kernels.constructions.tm2d.LayerSpec keywords) and whether machines obey the first-step
     convention (iv)."""
 
     variant: tuple
@@ -1204,13 +1204,13 @@ def check_layer_spec(statement: LayerSpecStatement, p, ctx) -> Verdict:
     --------------
     Random 2D TMs (s <= s_max states, uniform transitions; the start state stays and keeps its
     symbol, convention (iv)), random S with m <= m_max, d <= d_max, random x, depth l <= l_max.  The
-    grid f_mem([x; 1]; W^(m+2)) is rolled out exactly (kernels.tm2d, cases as if/elif in printed
+    grid f_mem([x; 1]; W^(m+2)) is rolled out exactly (kernels.constructions.tm2d, cases as if/elif in printed
     order) and after layer k compared with the plain simulator after k - 1 steps started at
     (m+1, d+1) in state 0 on the XOR tape (data = sign of the block, ones block blank): every tape
     symbol, the head position (or its absence after leaving the grid), the state, at most one head,
     no undefined values, and the compute front = the cells within distance k - 1 of the start.  On
     ``oracle`` machines every layer is recomputed patch by patch from the printed case lists on
-    Fractions (kernels.tm2d.conv2d_reference) and must agree.
+    Fractions (kernels.constructions.tm2d.conv2d_reference) and must agree.
 
     Exactness
     ---------
@@ -1237,7 +1237,7 @@ def check_layer_spec(statement: LayerSpecStatement, p, ctx) -> Verdict:
     the proof of Lemma 2, not a printed theorem: printed = the spec with the index fixed (rolls the TM
     out exactly on every random case), proof_step = the spec as printed (fails with the witness).
     Random instances (machines, S, x, m, d, depth) are drawn by the claim's seeded RNG rather than by
-    hypothesis; the comparison is with the independent simulator kernels.tm2d.simulate.  No
+    hypothesis; the comparison is with the independent simulator kernels.constructions.tm2d.simulate.  No
     inequality parts.
     The printed gamma(x_{-1,0})[0] reads the state of the cell above (no head: code 0) and its symbol,
     so the first left move gets a wrong state (or an undefined one on the top row).  The catalog's

@@ -2,7 +2,7 @@
 and back-propagated gradient during memorisation, L3) and Lemma 4 (SGD with eta = 1/54, L4).
 
 Both are executed at the level of the paper's spec functions (f-bar_Conv2D with its gradient spec,
-f-bar_head), exactly (kernels.tm2d).  The independent side is the lemma's closed form.
+f-bar_head), exactly (kernels.constructions.tm2d).  The independent side is the lemma's closed form.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import tm2d as T
+from kernels.constructions import tm2d as T
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -121,7 +121,7 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
     --------------
     Every m <= m_max, d <= d_max, tau = 1..m+1 and sign pattern of the memorised rows (all
     2^{(tau-1)(d+1)} patterns when at most ``patterns``, else a seeded sample), every depth of the
-    statement: roll the spec layer out exactly (kernels.tm2d) and compare every data cell with the
+    statement: roll the spec layer out exactly (kernels.constructions.tm2d) and compare every data cell with the
     statement's value and the product of the centre derivatives (the Jacobian's diagonal) with the
     statement's gradient; on grids of at most ``jacobian_cells`` cells the full Jacobian
     d out / d Z is also propagated by the chain rule with the 3x3 gradient spec (Fraction
@@ -273,7 +273,7 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Algorithm 1 at spec level, exactly (kernels.tm2d.algorithm1: f-bar forward, gradient by the
+    Algorithm 1 at spec level, exactly (kernels.constructions.tm2d.algorithm1: f-bar forward, gradient by the
     chain rule through the gradient spec and f-bar_head' at the cell values), on random training sets
     (m <= m_max, d <= d_max, repeated examples included, depth l in {m+1, m+2, m+3}): for
     tau = 1..m+1, W^(tau+1) is compared with the statement's formula, and the output f before each

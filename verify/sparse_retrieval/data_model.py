@@ -1,7 +1,7 @@
 """The data model and the architecture of seed 002: Definition 2 (E01), Assumptions 1-3 (E02, E03, E05),
 the risks (E04) and the single-layer multi-head transformer (E06).
 
-The sampler and encodings are kernels.qstr; the attention layer is kernels.retrieval_constructions.
+The sampler and encodings are kernels.qstr; the attention layer is kernels.constructions.retrieval_constructions.
 Audited under the verdict contract (second reader): every printed constant of an asserted part is a field of
 the statement object; docs/audit/seed002_data_model.md has the table.
 """
@@ -23,7 +23,7 @@ from kernels.qstr import (
     rademacher_codes,
     sample_qstr,
 )
-from kernels.retrieval_constructions import attention_heads, transformer_forward, two_layer
+from kernels.constructions.retrieval_constructions import attention_heads, transformer_forward, two_layer
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from ..sharpness import maximize_continuous
@@ -880,9 +880,9 @@ def check_transformer_definition(st: LayerDefinition, p, ctx) -> Verdict:
     Checkable form
     --------------
     On random Z (n = 2, N = 5, D = 7, H = 2) with a random non-symmetric W (H, D, D): the vectorised kernel
-    (kernels.retrieval_constructions.attention_heads) against an explicit double loop implementing the statement's
+    (kernels.constructions.retrieval_constructions.attention_heads) against an explicit double loop implementing the statement's
     variant (head); the concatenation of the loop heads fed to an explicit ReLU readout (m = 3) against
-    kernels.retrieval_constructions.transformer_forward (multi_head, prediction; the shape (n, N, H, D) of the
+    kernels.constructions.retrieval_constructions.transformer_forward (multi_head, prediction; the shape (n, N, H, D) of the
     head outputs); permutation equivariance of the kernel's output under a random permutation of positions.
 
     Exactness

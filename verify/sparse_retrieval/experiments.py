@@ -25,7 +25,7 @@ from kernels.qstr import (
     sample_qstr,
     unit_vectors,
 )
-from kernels.retrieval_constructions import (
+from kernels.constructions.retrieval_constructions import (
     ffn_inspan_risk,
     lemma11_alpha,
     lemma11_query_key,

@@ -2,7 +2,7 @@
 chain of the upper bound (Psi, Corollary 27, Propositions 26 and 28, Lemmas 22-25, 29), and the lower-bound
 mechanisms (Proposition 8/35, Theorem 9, Lemmas 36-38, the exact linear-state analogue D1).
 
-Constructions are executed (kernels.retrieval_constructions); the statements whose constants are hidden
+Constructions are executed (kernels.constructions.retrieval_constructions); the statements whose constants are hidden
 (Theorems 7 and 9, Proposition 8) are MECHANISM claims.
 """
 
@@ -16,7 +16,7 @@ from math import ceil, log, pi, sqrt
 import numpy as np
 
 from kernels.qstr import assumption3_codes
-from kernels.retrieval_constructions import (
+from kernels.constructions.retrieval_constructions import (
     birnn_states,
     lemma38_interpolant,
     linear_state_risk,

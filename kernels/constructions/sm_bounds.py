@@ -4,7 +4,7 @@
 * :func:`n_sm`           Lemma 2.4 (l.103-111): n ~ eps^-2 (alpha^2 log p / gamma^2 + 1), with the
   polylog factor log^2(alpha^2 log p / (gamma^2 eps^2)) that O-tilde hides (explicit choice, documented).
 * :func:`gamma_d6`       Theorem D.6 (l.777-783), the minimum (D.5) of nine terms.
-* :func:`circuit_d6_constants`  the constants of Conditions D.3/D.4 for the net of kernels.circuits,
+* :func:`circuit_d6_constants`  the constants of Conditions D.3/D.4 for the net of kernels.constructions.circuits,
   from operator norms (derivation in the docstring).
 """
 
@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ._checks import require_finite
+from .._checks import require_finite
 
 __all__ = ["block_constants", "circuit_d6_constants", "gamma_d6", "n_sm", "n_vc", "prop23_bound"]
 
@@ -73,7 +73,7 @@ def block_constants(W1, b1, W2, b2, sigma: float = 1.0) -> tuple[float, float]:
 
 
 def circuit_d6_constants(net, X, sigma: float = 1.0) -> dict:
-    """Constants of Conditions D.3/D.4 for a rounded circuit net (kernels.circuits.compile_relu):
+    """Constants of Conditions D.3/D.4 for a rounded circuit net (kernels.constructions.circuits.compile_relu):
     f_0 = first gate block (mu0 = kappa_0 * max_x max(||x||, 1)), f_i = gate blocks and the output layer,
     zeta_i = round blocks (kappa_xi), lambda = max over blocks and inputs of max(||h_i||, 1), sigma_zeta = 1/3."""
     from .circuits import forward_exact

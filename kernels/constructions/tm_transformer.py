@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._checks import require_int, require_memory
+from .._checks import require_int, require_memory
 
 __all__ = [
     "Transformer",

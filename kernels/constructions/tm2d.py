@@ -53,7 +53,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from . import _checks
+from .. import _checks
 
 __all__ = [
     "DOWN",

@@ -40,7 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 
 __all__ = ["Affine", "Interpolant", "build_interpolant", "min_distinct_gap", "weight_value_sets"]
 

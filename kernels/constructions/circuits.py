@@ -41,7 +41,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._checks import require_int, require_memory
+from .._checks import require_int, require_memory
 
 __all__ = [
     "GATES",

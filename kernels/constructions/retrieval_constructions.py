@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from ._checks import require_finite, require_int, require_memory
+from .._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "attention_heads",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 
 __all__ = ["CosineSum", "Quadratic", "box_projection", "gradient_mapping", "inexact_pgd"]
 

@@ -29,7 +29,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 
 __all__ = [
     "ACTIVATIONS",

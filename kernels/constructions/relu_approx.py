@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _checks
+from .. import _checks
 
 __all__ = ["SumOfReLUs", "affine_exact", "knots_for_accuracy", "pl_error_bound", "pl_interpolant", "squared_loss_derivative"]
 
