@@ -50,10 +50,12 @@ def _rng():
 def _cases():
     """(id, function, kwargs, name of the argument to poison, path of the entry to poison or None for a
     scalar[, the values that must be refused: NaN and both infinities unless given])."""
-    from kernels import attention, hinge_opt, markov_icl
+    from kernels import hinge_opt
+    from kernels.sequence import attention, markov_icl
     from kernels.algebra import margin
     from kernels.boolean import mlp_cube, oversparse, pareto_one_step
-    from kernels import qstr, readout_sgd
+    from kernels import readout_sgd
+    from kernels.sequence import qstr
     from kernels.constructions import projected_gd, relu_approx, sm_bounds
     from kernels.boolean import polynet, polynet_flow, sq_frontier
     from kernels.constructions import deep_gd, retrieval_constructions

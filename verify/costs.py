@@ -1260,7 +1260,7 @@ def _parts_work(cid: str, *parts: Callable[[Mapping[str, Any]], float]) -> Calla
 
 
 def _k2_exact_bytes(t: int) -> float:
-    """kernels.markov_icl.k2_exact_losses(t): (classes / 4, nodes) float64 weights, 3 temporaries, with
+    """kernels.sequence.markov_icl.k2_exact_losses(t): (classes / 4, nodes) float64 weights, 3 temporaries, with
     ~t^2 run classes and 2 max(t/2 + 12, 48)^2 quadrature nodes (measured 43 / 201 / 859 MiB at t = 40 / 80 /
     120 against 41 / 196 / 847 MiB modelled): t^4 bytes, 86 GB at the kernel's t = 400."""
     n = max(int(t) // 2 + 12, 48)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _checks
-from ..attention import softmax
+from ..sequence.attention import softmax
 from .deep_gd import layer_shapes, param_offsets
 from .relu_approx import SumOfReLUs
 

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.qstr import assumption3_codes
+from kernels.sequence.qstr import assumption3_codes
 from kernels.constructions.retrieval_constructions import rnn_exact_retrieval
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels.qstr import assumption3_codes, encode_transformer
+from kernels.sequence.qstr import assumption3_codes, encode_transformer
 from kernels.constructions.retrieval_constructions import (
     attention_heads,
     birnn_states,

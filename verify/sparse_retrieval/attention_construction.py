@@ -8,7 +8,7 @@ from math import ceil, e, exp, log, sqrt
 
 import numpy as np
 
-from kernels.qstr import assumption3_codes, encode_transformer
+from kernels.sequence.qstr import assumption3_codes, encode_transformer
 from kernels.constructions.retrieval_constructions import (
     attention_heads,
     lemma11_alpha,

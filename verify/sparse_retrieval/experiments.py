@@ -18,7 +18,7 @@ from math import floor, log
 
 import numpy as np
 
-from kernels.qstr import (
+from kernels.sequence.qstr import (
     assumption3_codes,
     encode_transformer,
     rademacher_codes,

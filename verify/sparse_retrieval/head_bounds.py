@@ -20,7 +20,7 @@ from math import sqrt
 import numpy as np
 import sympy as sp
 
-from kernels.qstr import encode_transformer
+from kernels.sequence.qstr import encode_transformer
 from kernels.constructions.retrieval_constructions import (
     attention_heads,
     quadratic_readout_risk,

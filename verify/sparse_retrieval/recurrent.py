@@ -15,7 +15,7 @@ from math import ceil, log, pi, sqrt
 
 import numpy as np
 
-from kernels.qstr import assumption3_codes
+from kernels.sequence.qstr import assumption3_codes
 from kernels.constructions.retrieval_constructions import (
     birnn_states,
     lemma38_interpolant,

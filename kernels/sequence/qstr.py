@@ -28,7 +28,7 @@ from math import comb, sqrt
 
 import numpy as np
 
-from ._checks import require_finite, require_int, require_memory
+from .._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "QSTRBatch",

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import require_finite, require_int, require_memory
+from .._checks import require_finite, require_int, require_memory
 
 __all__ = [
     "CategoricalSelector",
