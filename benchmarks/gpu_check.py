@@ -339,7 +339,7 @@ def section_population_gradient(cfg, dry) -> dict:
 
 
 def section_readout(cfg, dry) -> dict:
-    from kernels.readout_sgd import readout_sgd
+    from kernels.training.readout_sgd import readout_sgd
 
     runs, rows, r, steps = cfg["readout"]
     rng = np.random.default_rng(3)

@@ -50,11 +50,11 @@ def _rng():
 def _cases():
     """(id, function, kwargs, name of the argument to poison, path of the entry to poison or None for a
     scalar[, the values that must be refused: NaN and both infinities unless given])."""
-    from kernels import hinge_opt
+    from kernels.training import hinge_opt
     from kernels.sequence import attention, markov_icl
     from kernels.algebra import margin
     from kernels.boolean import mlp_cube, oversparse, pareto_one_step
-    from kernels import readout_sgd
+    from kernels.training import readout_sgd
     from kernels.sequence import qstr
     from kernels.constructions import projected_gd, relu_approx, sm_bounds
     from kernels.boolean import polynet, polynet_flow, sq_frontier

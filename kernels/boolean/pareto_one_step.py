@@ -2,7 +2,7 @@
 
 Network (lines 4195-4225): f(x) = sum_{i < r} u_i relu(<w_i, x> + b_i) + beta with the over-sparse
 symmetric initialisation: for the r/2 free neurons, w_i in {0, 1}^n uniform over the s-subsets of
-[n] (:func:`kernels.pareto_init.row_supports`), b_i uniform over the bias values
+[n] (:func:`kernels.training.pareto_init.row_supports`), b_i uniform over the bias values
 beta_j = (-k + 2j + 1/16)/(2k), u_i uniform in {±1}; neuron i + r/2 copies w_i, b_i and has
 u_{i+r/2} = -u_i; beta = 0.  The bias set is j = 0..k/2-1 (the printed j = 1..k/2-1 is empty for
 k = 2 and cannot represent the parity: claim thesis_ch6.lemma_C.6.readout).
@@ -50,7 +50,7 @@ import numpy as np
 
 from .. import _checks
 from .oversparse import C_ks, c_ks, p_good_oversparse
-from ..pareto_init import row_supports
+from ..training.pareto_init import row_supports
 
 __all__ = [
     "OneStepInit",

@@ -3,7 +3,7 @@
 Each helper is checked against an independent oracle: brute force over all corners of the noise box,
 binomial tails for the Clopper-Pearson bounds, a grid of w for the 0-1 loss, dense sign vectors and the
 population-gradient kernel.  The hinge-minimum solver behind thesis_ch5.thm_5.6* is a kernel
-(kernels.hinge_opt.hinge_min_l2_ball), tested in tests/kernels/test_hinge_opt.py.
+(kernels.training.hinge_opt.hinge_min_l2_ball), tested in tests/kernels/test_hinge_opt.py.
 """
 
 from __future__ import annotations

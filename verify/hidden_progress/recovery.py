@@ -20,7 +20,7 @@ from scipy.stats import beta
 
 from kernels import Activation, chi, sign_vectors, subsets_of_size
 from kernels.boolean import wht
-from kernels.hinge_opt import hinge_min_l2_ball
+from kernels.training.hinge_opt import hinge_min_l2_ball
 from kernels.boolean.population_gradient import neuron_table, population_gradient
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
@@ -1044,7 +1044,7 @@ def check_thm_5_6(statement: EmbeddingStatement, p, ctx) -> Verdict:
     normalised to sup ||Psi|| = 1; eps in {1/20, 3/10, 9/10} with R^2 = (99/100) x the statement's
     bound (and the catalog's witness R = 1, eps = 3/10 at (6, 2)).  Side 1: Psi^(S) for every |S| = k
     by a WHT of each coordinate.  Side 2: the exact hinge minimum over the ball, computed over all
-    2^n points and bracketed [lower, upper] by convex optimisation (kernels.hinge_opt
+    2^n points and bracketed [lower, upper] by convex optimisation (kernels.training.hinge_opt
     .hinge_min_l2_ball with features Psi and labels y = chi_S: dual points give lower bounds,
     feasible w give upper bounds).  "exists"
     holds when some S has lower - 1e-12 > 1 - eps (S* = argmin ||Psi^(S)|| first, then every S); it

@@ -626,7 +626,7 @@ def check_parity_readout(statement: BiasSet, p, ctx) -> Verdict:
     Draw the biases from {beta_0, ..., beta_{k/2-1}} (k/2 values, j = 0..k/2-1); then V is (k+1) x (k+1),
     invertible, and psi* represents chi_S exactly (B_k = ||v||, reported in the details).
     """
-    from kernels.hinge_opt import hinge_min_lp
+    from kernels.training.hinge_opt import hinge_min_lp
 
     ev = Evidence("eq", rigor=Rigor.EXACT)
     for k in sorted(range(2, p["k_max"] + 1, 2), key=lambda k: (k == 2, k)):  # k = 2 last: printed set empty there

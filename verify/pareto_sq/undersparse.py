@@ -773,7 +773,7 @@ def check_one_step(statement: OneStep, p, ctx) -> Verdict:
     (n-k)/(k-s-1) of the proof exceeds 1) to n_max.  (b) The idealised features
     relu(s_x + beta) (units eps/2k, s_x = sum_{i in S} x_i) for beta in the bias set, plus a constant:
     min average hinge loss of a readout over the k+1 values of s_x with labels (-1)^{(k - s_x)/2}
-    (LP, kernels.hinge_opt.hinge_min_lp) must be <= 1e-6 (exactly 0 when the parity is representable
+    (LP, kernels.training.hinge_opt.hinge_min_lp) must be <= 1e-6 (exactly 0 when the parity is representable
     with margin 1; HiGHS tolerances are ~1e-9), for k in {2, 4, 6, 8}.
 
     Exactness
@@ -801,7 +801,7 @@ def check_one_step(statement: OneStep, p, ctx) -> Verdict:
     ----------
     Proof step: after the step |w_i| = eps^2/(2k) for i not in S, and w_i = (1 + eps) eps/(2k) for i in S minus S'.
     """
-    from kernels.hinge_opt import hinge_min_lp
+    from kernels.training.hinge_opt import hinge_min_lp
 
     ev = Evidence("eq", rigor=Rigor.EXACT)
     for k, s in ((4, 2), (6, 2), (6, 4)):

@@ -17,8 +17,8 @@ import math
 
 import numpy as np
 
-from . import _checks
-from .training.two_layer import init_two_layer
+from .. import _checks
+from .two_layer import init_two_layer
 
 __all__ = ["row_supports", "sparse_theta0"]
 

@@ -46,8 +46,8 @@ import numba as nb
 import numpy as np
 from numba import prange
 
-from . import _checks
-from .backend import resolve_backend
+from .. import _checks
+from ..backend import resolve_backend
 from ._readout_sgd_body import _run_one
 
 __all__ = [
@@ -320,7 +320,7 @@ def readout_sgd(features, labels, *, eta, steps, seeds, batch=1, u0=None, checkp
     if used == "cpu":
         _sgd_cpu(feats, labs, eta, steps, seeds_arr, batch, u0, cks, exact_mean, u_out, ck_loss, mean_loss, online_loss)
     else:
-        from .cuda.readout_sgd import sgd_cuda
+        from ..cuda.readout_sgd import sgd_cuda
 
         sgd_cuda(feats, labs, eta, steps, seeds_arr, batch, u0, cks, exact_mean, u_out, ck_loss, mean_loss, online_loss)
     return ReadoutSGDResult(u_out, cks, ck_loss, mean_loss, online_loss, used)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import require_finite
+from .._checks import require_finite
 
 __all__ = ["HingeBallMin", "HingeLP", "hinge_loss", "hinge_min_l2_ball", "hinge_min_lp"]
 

@@ -1,7 +1,7 @@
-"""The per-run body of the readout SGD (kernels/readout_sgd.py), shared by its twins.
+"""The per-run body of the readout SGD (kernels/training/readout_sgd.py), shared by its twins.
 
 ``_run_one`` (one SGD run: SplitMix64 step, Lemire's bounded draw, the update, the population hinge
-loss) is a ``register_jitable`` function: the numba CPU driver (kernels/readout_sgd.py) and the
+loss) is a ``register_jitable`` function: the numba CPU driver (kernels/training/readout_sgd.py) and the
 numba.cuda launcher (kernels/cuda/readout_sgd.py) compile this same code, and neither is imported here.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from .rng import splitmix64_next as _splitmix_next  # noqa: F401  (shared stream; see kernels/rng.py)
-from .rng import uniform_index as _uniform_index
+from ..rng import splitmix64_next as _splitmix_next  # noqa: F401  (shared stream; see kernels/rng.py)
+from ..rng import uniform_index as _uniform_index
 
 
 # ---------------------------------------------------------------------------------------------
