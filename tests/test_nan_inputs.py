@@ -57,7 +57,7 @@ def _cases():
     from kernels.training import readout_sgd
     from kernels.sequence import qstr
     from kernels.constructions import projected_gd, relu_approx, sm_bounds
-    from kernels.boolean import polynet, polynet_flow, sq_frontier
+    from kernels.boolean import polynet, polynet_flow, polynet_flow_quadrature, sq_frontier
     from kernels.constructions import deep_gd, retrieval_constructions
     from kernels.training import attention as t_attention, disjoint_polynet as t_polynet, induction as t_induction
     from kernels.training import retrieval as t_retrieval
@@ -103,11 +103,11 @@ def _cases():
         ("game_value.M", margin.game_value, dict(M=np.array([[1.0, 0.0], [0.0, 1.0]])), "M", (0, 1)),
         ("block_sums.u", polynet.block_sums, dict(u=np.array([1.0, 2.0, 3.0])), "u", (1,)),
         ("block_tails.v", polynet.block_tails, dict(sorted_sums=np.array([-1.0, 1.0]), v=0.5), "v", None),
-        ("abs_block_sums.u", polynet_flow.abs_block_sums, dict(u=np.array([1.0, 2.0, 3.0])), "u", (2,)),
+        ("abs_block_sums.u", polynet_flow_quadrature.abs_block_sums, dict(u=np.array([1.0, 2.0, 3.0])), "u", (2,)),
         ("polynet_population_loss.weights", polynet_flow.polynet_population_loss, dict(weights=np.ones((2, 2))), "weights", (1, 0)),
         ("polynet_population_gradient.weights", polynet_flow.polynet_population_gradient, dict(weights=np.ones((2, 2))), "weights", (0, 1)),
         ("relevant_flow.v0", polynet_flow.relevant_flow, dict(v0=np.array([0.1, 0.1, 0.1]), t_max=1.0), "v0", (0,)),
-        ("flow_time.c", polynet_flow.flow_time, dict(c=np.array([1.0, 1.0, 1.0]), q_hi=1.0), "c", (1,)),
+        ("flow_time.c", polynet_flow_quadrature.flow_time, dict(c=np.array([1.0, 1.0, 1.0]), q_hi=1.0), "c", (1,)),
         ("mlp_hinge_gradient.W", mlp_cube.mlp_hinge_gradient, dict(W=np.ones((2, 3), dtype=np.int64), b_num=np.zeros(2, dtype=np.int64), u=np.ones(2, dtype=np.int64), S=[0]), "W", (0, 0)),
         ("correlation_vector.b", oversparse.correlation_vector, dict(w=np.ones(3), S=[0], b=0.5, backend="reference"), "b", None),
         ("correlation_vector.w", oversparse.correlation_vector, dict(w=np.ones(3), S=[0], b=0.5, backend="reference"), "w", (0,)),

@@ -29,10 +29,9 @@ from verify.hidden_progress.polynet_plateau import (
     implied_lb_constant,
     lemma_b9_bounds,
     mp_fraction,
-    one_minus_ratio,
-    plateau_crossing,
     pm1_grid,
 )
+from verify.hidden_progress.polynet_plateau_times import one_minus_ratio, plateau_crossing
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 

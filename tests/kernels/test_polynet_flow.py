@@ -16,19 +16,21 @@ from hypothesis import strategies as st
 from scipy.special import elliprf
 
 from kernels.boolean.polynet import disjoint_polynet_error_exhaustive
-from kernels.boolean.polynet_flow import (
+from kernels.boolean.polynet_flow_quadrature import (
     abs_block_sums,
     crossing_q,
     error_after,
     error_at,
     flow_levels,
     flow_time,
+    sampled_abs_block_sums,
+)
+from kernels.boolean.polynet_flow import (
     full_flow_rhs,
     polynet_population_gradient,
     polynet_population_loss,
     relevant_flow,
     relevant_velocity,
-    sampled_abs_block_sums,
 )
 
 

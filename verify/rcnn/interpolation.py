@@ -18,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from kernels.constructions import tm2d as T
+from kernels.constructions import tm2d_grid as TG
 from kernels.constructions.relu_interp import build_interpolant, weight_value_sets
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
@@ -56,17 +57,17 @@ def spec_patches(rng: np.random.Generator, n: int):
     """Up to n distinct 3x3 patches met in spec runs (memorisation and inference of a random 2-state
     machine), with f = f-bar_Conv2D and g = its gradient spec; patches with gradient 1 come first."""
     M = T.random_machine(rng, 2)
-    spec = T.spec_for(M)
+    spec = TG.spec_for(M)
     enc = spec.enc
     m, d = 2, 2
     l = 6
     X, y = random_dataset(rng, m, d)
-    run = T.algorithm1(X, y, spec, l)
+    run = TG.algorithm1(X, y, spec, l)
     grids = []
     for Wi, xi in zip(run.W[:-1], [list(r) for r in X] + [[1] * d]):
-        grids += list(T.rollout(T.memory_grid(Wi, list(map(int, xi)) + [1], l, enc), spec, l, keep=True).grids[:-1])
+        grids += list(TG.rollout(TG.memory_grid(Wi, list(map(int, xi)) + [1], l, enc), spec, l, keep=True).grids[:-1])
     x = list(map(int, rng.choice([-1, 1], size=d)))
-    grids += list(T.rollout(T.memory_grid(run.W[-1], x + [1], l, enc), spec, l, keep=True).grids[:-1])
+    grids += list(TG.rollout(TG.memory_grid(run.W[-1], x + [1], l, enc), spec, l, keep=True).grids[:-1])
     seen = {}
     for G in grids:
         R, C = G.shape
@@ -75,7 +76,7 @@ def spec_patches(rng: np.random.Generator, n: int):
             for c in range(C):
                 patch = tuple(F[r + i][c + j] if 0 <= r + i < R and 0 <= c + j < C else P for i in (-1, 0, 1) for j in (-1, 0, 1))
                 if patch not in seen:
-                    v, g = T.conv2d_reference([list(patch[0:3]), list(patch[3:6]), list(patch[6:9])], spec)
+                    v, g = TG.conv2d_reference([list(patch[0:3]), list(patch[3:6]), list(patch[6:9])], spec)
                     seen[patch] = (v, [Fraction(g[i][j]) for i in range(3) for j in range(3)])
     items = sorted(seen.items(), key=lambda kv: (-sum(kv[1][1]), str(kv[0])))
     ones = [it for it in items if sum(it[1][1])]
@@ -541,11 +542,11 @@ def check_corollary_3(statement: Corollary3Statement, p, ctx) -> Verdict:
 
 
 @functools.cache
-def value_closure(n_states: int) -> tuple[frozenset, T.LayerSpec]:
+def value_closure(n_states: int) -> tuple[frozenset, TG.LayerSpec]:
     """All cell values the paper-protocol spec can produce for an s-state machine (an over-
     approximation: every state and symbol is allowed at every transition), as Fractions."""
     M = T.machine_from_tables(np.zeros((n_states, 3), np.int64), np.zeros((n_states, 3), np.int64), np.zeros((n_states, 3), np.int64))
-    spec = T.spec_for(M)
+    spec = TG.spec_for(M)
     enc = spec.enc
     N = enc.N
     third, ninth, t27 = 2 * 3 ** (N - 1), 2 * 3 ** (N - 2), 2 * 3 ** (N - 3)
