@@ -8,7 +8,7 @@ Measured in one run, side by side, at the same size 2^n (best of ``repeats`` aft
 * the project's float64 transform (kernels.wht_inplace, backend cpu, check_finite=False: the peers
   check nothing) and its exact int64 transform
   (including the overflow guard);
-* numpy vectorised radix-2 butterflies (kernels.reference.wht_butterflies);
+* numpy vectorised radix-2 butterflies (kernels.boolean.reference.wht_butterflies);
 * pyfwht's CPU and OpenMP backends when pyfwht is installed (optional comparator, ``pip install .[bench]``);
 * the exhaustive population gradient of one neuron at n (STEP and sine activations);
 * FFHT (``ffht.fht_``, the AVX transform of the FALCONN authors, single-threaded) when it is installed
@@ -149,8 +149,8 @@ def run(n: int = 24, repeats: int = 7, n_gpu: int = 30) -> dict:
 
     from kernels import Activation, wht_inplace
     from kernels.backend import gpu_available
-    from kernels.population_gradient import population_gradient
-    from kernels.reference import wht_butterflies
+    from kernels.boolean.population_gradient import population_gradient
+    from kernels.boolean.reference import wht_butterflies
     from verify._machine import machine_line
 
     rng = np.random.default_rng(0)
@@ -185,7 +185,7 @@ def run(n: int = 24, repeats: int = 7, n_gpu: int = 30) -> dict:
 
     if t_f64 > 3 * t_copy:
         notes.append(
-            "The float64 CPU transform misses the <= 3x copy target. Its schedule (kernels/_wht_cpu.py): cached "
+            "The float64 CPU transform misses the <= 3x copy target. Its schedule (kernels/boolean/_wht_cpu.py): cached "
             "leaves of 2^11..2^13 entries, then depth-first radix-8 levels, of which only the top one or two stream "
             "the array from memory; see the FFHT table for its speed at every n.")
 

@@ -1,4 +1,4 @@
-"""Benchmark of the GF(2) elimination kernel (kernels.gf2) against a vectorised numpy baseline.
+"""Benchmark of the GF(2) elimination kernel (kernels.algebra.gf2) against a vectorised numpy baseline.
 
     python -m benchmarks.gf2 [--repeats 3] [--json] [--write]
 
@@ -63,7 +63,7 @@ def _best(fn, repeats: int) -> float:
 
 
 def run(repeats: int = 3) -> dict:
-    from kernels.gf2 import gf2_eliminate_packed, random_packed
+    from kernels.algebra.gf2 import gf2_eliminate_packed, random_packed
     from verify._machine import machine_line
 
     rng = np.random.default_rng(0)
@@ -75,7 +75,7 @@ def run(repeats: int = 3) -> dict:
         assert np.array_equal(ker.rank, r_np) and np.array_equal(ker.reduced, A_np), "numpy baseline disagrees with the kernel"
         t_k = _best(lambda: gf2_eliminate_packed(words, d + 1, pivot_cols=d, backend="cpu"), repeats)  # noqa: B023
         t_np = _best(lambda: numpy_batched_eliminate(words, d + 1, d), repeats)  # noqa: B023
-        rows.append({"name": "kernels.gf2 (numba cpu)", "batch": B, "d": d, "m": m, "seconds": t_k, "ratio": 1.0})
+        rows.append({"name": "kernels.algebra.gf2 (numba cpu)", "batch": B, "d": d, "m": m, "seconds": t_k, "ratio": 1.0})
         rows.append({"name": "numpy, vectorised over the batch", "batch": B, "d": d, "m": m, "seconds": t_np,
                      "ratio": t_np / t_k})
         if i == 0:

@@ -182,7 +182,7 @@ def _tiled(n: int, dtype, seed: int) -> np.ndarray:
 def section_wht(cfg, dry) -> dict:
     from numba import cuda
 
-    from kernels._wht_cpu import wht_inplace_cpu
+    from kernels.boolean._wht_cpu import wht_inplace_cpu
     from kernels.cuda.wht import cuda_pass_schedule, wht_inplace_cuda
 
     out = {}
@@ -305,7 +305,7 @@ def _two_layer_variant(c, dtype, variant, p, r_cpu) -> dict:
 
 
 def section_gf2(cfg, dry) -> dict:
-    from kernels.gf2 import gf2_eliminate
+    from kernels.algebra.gf2 import gf2_eliminate
 
     B, m, n = cfg["gf2"]
     bits = (np.random.default_rng(1).random((B, m, n)) < 0.5).astype(np.uint8)
@@ -321,7 +321,7 @@ def section_gf2(cfg, dry) -> dict:
 
 def section_population_gradient(cfg, dry) -> dict:
     from kernels.activations import Activation
-    from kernels.population_gradient import population_gradient
+    from kernels.boolean.population_gradient import population_gradient
 
     n = cfg["pg_n"]
     rng = np.random.default_rng(2)
@@ -339,7 +339,7 @@ def section_population_gradient(cfg, dry) -> dict:
 
 
 def section_readout(cfg, dry) -> dict:
-    from kernels.readout_sgd import readout_sgd
+    from kernels.training.readout_sgd import readout_sgd
 
     runs, rows, r, steps = cfg["readout"]
     rng = np.random.default_rng(3)
@@ -397,7 +397,7 @@ def section_polynet(cfg, dry) -> dict:
 
 
 def section_quadratic_margin(cfg, dry) -> dict:
-    from kernels import margin as K
+    from kernels.algebra import margin as K
     from kernels.training.quadratic_margin import train_quadratic_margin
 
     out = {}
@@ -463,7 +463,7 @@ def run(*, dry: bool = False, budget_s: float = 400.0, out_dir: Path | None = No
            "disjoint_polynet": section_polynet, "quadratic_margin": section_quadratic_margin}
     if not dry:  # compile the CPU WHT once at a small size (its timing uses it without a warm-up)
         try:
-            from kernels._wht_cpu import wht_inplace_cpu
+            from kernels.boolean._wht_cpu import wht_inplace_cpu
 
             wht_inplace_cpu(np.zeros(1 << 14))
             wht_inplace_cpu(np.zeros(1 << 14, dtype=np.int64))

@@ -15,8 +15,8 @@ if not hasattr(_np, "row_stack"):
 
 from .activations import Activation  # noqa: E402
 from .backend import resolve_backend  # noqa: E402
-from .cube import chi, mask_of, popcounts, sign_vectors, subset_of, subsets_of_size  # noqa: E402
-from .wht import Spectrum, fourier_spectrum, truth_table, wht, wht_inplace  # noqa: E402
+from .boolean.cube import chi, mask_of, popcounts, sign_vectors, subset_of, subsets_of_size  # noqa: E402
+from .boolean.wht import Spectrum, fourier_spectrum, truth_table, wht, wht_inplace  # noqa: E402
 
 __all__ = [
     "Activation",

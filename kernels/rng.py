@@ -7,7 +7,7 @@ the tests):
 * **SplitMix64** (Steele, Lea & Flood 2014): a 64-bit state advanced by the golden-ratio increment and
   finalised by a bijective mixer.  ``splitmix64_next(state) -> (state, z)``; ``uniform_index`` draws
   an exactly uniform integer in [0, n) (n < 2^32) by Lemire's multiply-shift with rejection.  Used by
-  kernels/readout_sgd.py, one sequential stream per run.
+  kernels/training/readout_sgd.py, one sequential stream per run.
 
 * **Philox4x32-10** (Salmon, Moraes, Dror & Shaw 2011, "Parallel random numbers: as easy as 1, 2, 3";
   the Random123 reference): a keyed bijection of a 128-bit counter, 10 rounds.  It is *counter-based*:
@@ -68,7 +68,7 @@ _PHILOX_ROUNDS = 10
 
 
 # ---------------------------------------------------------------------------------------------
-# SplitMix64 (stateful; moved here from kernels/readout_sgd.py)
+# SplitMix64 (stateful; moved here from kernels/training/readout_sgd.py)
 # ---------------------------------------------------------------------------------------------
 
 

@@ -2,7 +2,7 @@
 
 Each case is a public kernel, valid arguments, and one argument to poison (one entry of an array, or a
 scalar) with NaN, +inf and -inf: the call must raise ValueError naming that argument.  The shared check
-is kernels._checks.require_finite.  Kernels owned by other work (kernels/wht.py, kernels/backend.py,
+is kernels._checks.require_finite.  Kernels owned by other work (kernels/boolean/wht.py, kernels/backend.py,
 kernels/cuda/*, kernels/training/two_layer.py, kernels/training/quadratic_margin.py) are audited at the end of
 this file; the CUDA launchers are private and receive arguments their public wrappers validated.
 """
@@ -16,7 +16,7 @@ import pytest
 
 from kernels import Activation
 from kernels._checks import require_finite
-from kernels.population_gradient import neuron_table, population_gradient
+from kernels.boolean.population_gradient import neuron_table, population_gradient
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
@@ -50,9 +50,15 @@ def _rng():
 def _cases():
     """(id, function, kwargs, name of the argument to poison, path of the entry to poison or None for a
     scalar[, the values that must be refused: NaN and both infinities unless given])."""
-    from kernels import attention, hinge_opt, margin, markov_icl, mlp_cube, oversparse, pareto_one_step
-    from kernels import polynet, polynet_flow, projected_gd, qstr, readout_sgd, relu_approx, sm_bounds, sq_frontier
-    from kernels import deep_gd, retrieval_constructions
+    from kernels.training import hinge_opt
+    from kernels.sequence import attention, markov_icl
+    from kernels.algebra import margin
+    from kernels.boolean import mlp_cube, oversparse, pareto_one_step
+    from kernels.training import readout_sgd
+    from kernels.sequence import qstr
+    from kernels.constructions import projected_gd, relu_approx, sm_bounds
+    from kernels.boolean import polynet, polynet_flow, polynet_flow_quadrature, sq_frontier
+    from kernels.constructions import deep_gd, retrieval_constructions
     from kernels.training import attention as t_attention, disjoint_polynet as t_polynet, induction as t_induction
     from kernels.training import retrieval as t_retrieval
 
@@ -97,11 +103,11 @@ def _cases():
         ("game_value.M", margin.game_value, dict(M=np.array([[1.0, 0.0], [0.0, 1.0]])), "M", (0, 1)),
         ("block_sums.u", polynet.block_sums, dict(u=np.array([1.0, 2.0, 3.0])), "u", (1,)),
         ("block_tails.v", polynet.block_tails, dict(sorted_sums=np.array([-1.0, 1.0]), v=0.5), "v", None),
-        ("abs_block_sums.u", polynet_flow.abs_block_sums, dict(u=np.array([1.0, 2.0, 3.0])), "u", (2,)),
+        ("abs_block_sums.u", polynet_flow_quadrature.abs_block_sums, dict(u=np.array([1.0, 2.0, 3.0])), "u", (2,)),
         ("polynet_population_loss.weights", polynet_flow.polynet_population_loss, dict(weights=np.ones((2, 2))), "weights", (1, 0)),
         ("polynet_population_gradient.weights", polynet_flow.polynet_population_gradient, dict(weights=np.ones((2, 2))), "weights", (0, 1)),
         ("relevant_flow.v0", polynet_flow.relevant_flow, dict(v0=np.array([0.1, 0.1, 0.1]), t_max=1.0), "v0", (0,)),
-        ("flow_time.c", polynet_flow.flow_time, dict(c=np.array([1.0, 1.0, 1.0]), q_hi=1.0), "c", (1,)),
+        ("flow_time.c", polynet_flow_quadrature.flow_time, dict(c=np.array([1.0, 1.0, 1.0]), q_hi=1.0), "c", (1,)),
         ("mlp_hinge_gradient.W", mlp_cube.mlp_hinge_gradient, dict(W=np.ones((2, 3), dtype=np.int64), b_num=np.zeros(2, dtype=np.int64), u=np.ones(2, dtype=np.int64), S=[0]), "W", (0, 0)),
         ("correlation_vector.b", oversparse.correlation_vector, dict(w=np.ones(3), S=[0], b=0.5, backend="reference"), "b", None),
         ("correlation_vector.w", oversparse.correlation_vector, dict(w=np.ones(3), S=[0], b=0.5, backend="reference"), "w", (0,)),
@@ -153,7 +159,8 @@ def test_kernel_rejects_non_finite_argument(case):
 
 
 def _wht_cases():
-    from kernels import fourier_spectrum, wht, wht_inplace
+    from kernels import fourier_spectrum, wht_inplace
+    from kernels.boolean import wht
     from kernels.training import quadratic_margin as qm
     from kernels.training import two_layer as tl
 
@@ -207,7 +214,8 @@ def test_transform_and_training_reject_non_finite_argument(case):
 def test_wht_detects_non_finite_input_through_the_sum_and_leaves_nothing_half_written():
     """Entry 0 of H a is sum(a): non-finite iff an entry is (or the sum overflows); the in-place transform
     scans first, so a refused array is untouched; a finite input whose sum overflows is refused too."""
-    from kernels import wht, wht_inplace
+    from kernels import wht_inplace
+    from kernels.boolean import wht
 
     a = np.arange(16.0)
     a[[3, 9]] = [np.inf, -np.inf]  # +inf + -inf = nan in the sum: still caught

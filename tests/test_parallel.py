@@ -72,8 +72,8 @@ def test_numba_thread_count_does_not_change_results():
     (the WHT splits its chunks and top passes by the thread count; the trainers run one seed per iteration)."""
     import numba
 
-    from kernels._wht_cpu import _MIN_PARALLEL
-    from kernels.wht import wht
+    from kernels.boolean._wht_cpu import _MIN_PARALLEL
+    from kernels.boolean.wht import wht
     from verify.registry import run_claim
 
     if numba.config.NUMBA_NUM_THREADS < 2:

@@ -821,7 +821,7 @@ def _parts(*terms):
 def _tm_row(T: int) -> float:
     """One cached Appendix-C run (seed000 turing.run_all) of a machine drawn with horizon up to T (T / 2 on average):
     keep_layers stores up to 3 D-vectors per layer and step (numpy headers included), gaps 2 tuples per layer and
-    step; the compiled weights as kernels.tm_transformer.compile_transformer bounds them (w + 4 layers of 6 D x D
+    step; the compiled weights as kernels.constructions.tm_transformer.compile_transformer bounds them (w + 4 layers of 6 D x D
     matrices); D = |Z| + 4|A| + 5 w + 5 <= 27 + 5 w for |Z| <= 6, |A| <= 4, w = bits of T."""
     w = max(int(T), 1).bit_length()
     D, L = 27 + 5 * w, w + 4
@@ -842,7 +842,7 @@ def _tm(kwargs_sets: int) -> Estimate:
              work=work, work_params=("machines", "T_max", "m_max"))
 
 
-#: memory per interpolation interval H of one executed ICGD block (kernels.gd_transformer: (pairs x H) ReLU
+#: memory per interpolation interval H of one executed ICGD block (kernels.constructions.gd_transformer: (pairs x H) ReLU
 #: heads of q x D query/key matrices and their (T x T) scores) for the small instances of seed001 (N <= 3, K <= 3,
 #: n <= 8): measured 29 KiB (lemma_6_s_error, H = 1024) and 52 KiB (appendix_h_score, n = 16, H = 2048)
 _ICGD_PER_H = 64 * KIB
@@ -1260,7 +1260,7 @@ def _parts_work(cid: str, *parts: Callable[[Mapping[str, Any]], float]) -> Calla
 
 
 def _k2_exact_bytes(t: int) -> float:
-    """kernels.markov_icl.k2_exact_losses(t): (classes / 4, nodes) float64 weights, 3 temporaries, with
+    """kernels.sequence.markov_icl.k2_exact_losses(t): (classes / 4, nodes) float64 weights, 3 temporaries, with
     ~t^2 run classes and 2 max(t/2 + 12, 48)^2 quadrature nodes (measured 43 / 201 / 859 MiB at t = 40 / 80 /
     120 against 41 / 196 / 847 MiB modelled): t^4 bytes, 86 GB at the kernel's t = 400."""
     n = max(int(t) // 2 + 12, 48)

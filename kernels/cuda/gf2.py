@@ -1,4 +1,4 @@
-"""numba.cuda twin of kernels/gf2.py: one thread per matrix of the batch.
+"""numba.cuda twin of kernels/algebra/gf2.py: one thread per matrix of the batch.
 
 Each thread runs ``_eliminate_one`` (the ``register_jitable`` body of the CPU kernel, compiled as a
 device function) on its own packed matrix, so the operations, their order and every count are those
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from ..gf2 import _eliminate_one
+from ..algebra._gf2_body import _eliminate_one
 
 __all__ = ["eliminate_cuda"]
 

@@ -1,4 +1,4 @@
-"""numba.cuda twin of the per-block neuron sums of kernels/population_gradient.py.
+"""numba.cuda twin of the per-block neuron sums of kernels/boolean/population_gradient.py.
 
 One thread per high pattern h: it walks the 2^c low patterns, accumulating the block sum and the c
 low-bit correlations in registers (c adds per point; c = 8 by default), and writes them to global

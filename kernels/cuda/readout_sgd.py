@@ -1,4 +1,4 @@
-"""numba.cuda twin of kernels/readout_sgd.py: one thread per run.
+"""numba.cuda twin of kernels/training/readout_sgd.py: one thread per run.
 
 Each thread owns one run: its SplitMix64 stream, its readout u and its batch gradient v (columns of
 (r, runs) device arrays, coalesced across a warp, since the width r is known only at run time).  The whole per-run body
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from ..readout_sgd import _run_one
+from ..training._readout_sgd_body import _run_one
 from ._launch import threads_per_block
 
 __all__ = ["sgd_cuda"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from numba import cuda
 
-from ..training.disjoint_polynet import _drive
+from ..training._disjoint_polynet_body import _drive
 from ._launch import fma_instructions, launch_per_run, no_fma_contraction
 
 __all__ = ["fma_count", "launch_cuda"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda
 
-from ..training.two_layer import _BODIES
+from ..training._two_layer_body import _BODIES
 from ._launch import launch_per_run
 
 __all__ = ["LAST", "VARIANT", "VARIANTS", "launch_two_layer_cuda"]

@@ -38,7 +38,7 @@ from numba import cuda
 from ..activations import activation_slope, activation_value
 from ..rng import counter_bounded, counter_u64, unit_double
 from ..training._common import OVERFLOW
-from ..training.two_layer import _BODIES, EVAL_STEP, PRODUCT, TRAIN_STEP
+from ..training._two_layer_body import _BODIES, EVAL_STEP, PRODUCT, TRAIN_STEP
 
 __all__ = ["MAX_REGISTERS", "THREADS", "block_kernel", "block_supported"]
 

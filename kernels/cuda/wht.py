@@ -1,4 +1,4 @@
-"""numba.cuda Walsh-Hadamard transform, in place, float64 and int64 (twin of kernels/_wht_cpu.py).
+"""numba.cuda Walsh-Hadamard transform, in place, float64 and int64 (twin of kernels/boolean/_wht_cpu.py).
 
 All index arithmetic is shifts and masks of power-of-two sizes (the launcher checks them): a 64-bit
 division or remainder by a run-time value is emulated on the GPU (dozens of instructions each).

@@ -10,7 +10,7 @@ The public entry points are in :mod:`kernels.training.induction` (``train_softma
   stationary law, solved by Gaussian elimination with partial pivoting; Dirichlet rows are positive, so
   the chain is irreducible and the law unique) and L - 1 for the transitions (inverse CDF).  This is
   the ICL-MC data model of Sec. 8.2 (lines 1756-1770) with alpha = 1 and the stationary start, the
-  same law as ``kernels.markov_icl.sample_chains(rng, sample_transition_matrices(rng, k, n), L)``.
+  same law as ``kernels.sequence.markov_icl.sample_chains(rng, sample_transition_matrices(rng, k, n), L)``.
 * **Minimal-model step** (``minimal_loss_grad``): the mean cross-entropy of the softmax minimal model
   (the figures' variant of (8.8), see kernels.training.induction) over all positions of a batch and its
   exact gradient, sequence by sequence in loops (O(batch t^2 k) work, no temporaries of size batch t^2);

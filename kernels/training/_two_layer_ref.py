@@ -16,7 +16,7 @@ import numpy as np
 from ..activations import Activation, activation_slope_numpy, activation_value_numpy
 from ..rng import counter_bounded_ref
 from ._common import OVERFLOW
-from .two_layer import EVAL_STEP, PRODUCT, TRAIN_STEP, parity_samples
+from ._two_layer_body import EVAL_STEP, PRODUCT, TRAIN_STEP, parity_samples
 
 __all__ = ["train_two_layer_ref"]
 

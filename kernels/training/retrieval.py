@@ -276,7 +276,7 @@ def online_sample_complexity(
     (prompts seen, test MSE) is appended to it at every check."""
     from math import floor, log
 
-    from ..qstr import encode_transformer, rademacher_codes, sample_qstr, unit_vectors
+    from ..sequence.qstr import encode_transformer, rademacher_codes, sample_qstr, unit_vectors
 
     if arch not in ("tr", "ffn", "gru"):
         raise ValueError(f"argument 'arch' must be 'tr', 'ffn' or 'gru', not {arch!r}")

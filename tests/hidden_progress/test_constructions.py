@@ -12,9 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import chi, wht
-from kernels.deep_mlp import multilinear_degree, poly_mlp_forward
+from kernels import chi
+from kernels.boolean import wht
+from kernels.boolean.deep_mlp import multilinear_degree, poly_mlp_forward
 from verify.hidden_progress import constructions as C
+from verify.hidden_progress import constructions_networks as CN
 from verify.hidden_progress import layerwise as LW
 from verify.hidden_progress import noisy_parity as NP
 
@@ -66,7 +68,7 @@ def test_k_zigzag_is_bounded_and_has_k_pieces(k, z):
 @given(parity_points(k_max=9))
 def test_oscillating_polynomial_computes_parity(pt):
     k, _, S, x = pt
-    P = C.parity_interpolant(k)
+    P = CN.parity_interpolant(k)
     assert len(P) == k + 1 and P[-1] == Fraction(1, math.factorial(k))
     assert C.poly_eval(P, _s(S, x)) == _chi(S, x)
 
@@ -106,9 +108,9 @@ def test_sinusoid_points_decision(k):
 @given(parity_points(k_max=8), st.integers(0, 2**32 - 1))
 def test_polynet_any_permutation(pt, seed):
     _, n, S, x = pt
-    factors = C._polynet_printed(S, n, np.random.default_rng(seed))
+    factors = CN._polynet_printed(S, n, np.random.default_rng(seed))
     assert math.prod(int(np.dot(w, x)) + b for w, b in factors) == _chi(S, x)
-    table = C.polynet_table(factors, n)
+    table = CN.polynet_table(factors, n)
     assert np.array_equal(table, chi(sum(1 << i for i in S), n))
 
 
@@ -116,7 +118,7 @@ def test_polynet_any_permutation(pt, seed):
 @given(parity_points(k_max=6, extra=2), st.integers(0, 2**32 - 1))
 def test_polynet_missing_factor_is_another_parity(pt, seed):
     _, n, S, _ = pt
-    table = C.polynet_table(C._polynet_drop_one(S, n, np.random.default_rng(seed)), n)
+    table = CN.polynet_table(CN._polynet_drop_one(S, n, np.random.default_rng(seed)), n)
     assert not np.array_equal(table, chi(sum(1 << i for i in S), n))
 
 
@@ -129,7 +131,7 @@ def test_polynet_missing_factor_is_another_parity(pt, seed):
 @given(parity_points(k_max=12), st.booleans())
 def test_relu_staircase(pt, output_bias):
     k, _, S, x = pt
-    neurons, u, c = C.relu_staircase_net(k, output_bias=output_bias)
+    neurons, u, c = CN.relu_staircase_net(k, output_bias=output_bias)
     assert len(neurons) == k + (not output_bias)
     s = _s(S, x)
     f = c + sum(ui * max(a * s + b, 0) for (a, b), ui in zip(neurons, u))
@@ -141,7 +143,7 @@ def test_relu_staircase(pt, output_bias):
     [(1, 1, False, False), (1, 2, False, True), (1, 1, True, True), (2, 2, False, False), (2, 2, True, True)],
 )
 def test_relu_exact_decision(k, r, bias, expected):
-    dec = C.relu_representable(k, r, bias)
+    dec = CN.relu_representable(k, r, bias)
     assert dec.representable is expected and dec.undecided == 0
 
 
@@ -149,7 +151,7 @@ def test_relu_exact_decision(k, r, bias, expected):
 @given(parity_points(k_max=6))
 def test_power_decomposition_width_k(pt):
     k, _, S, x = pt
-    forms, lam = C.power_decomposition(k, k, k)
+    forms, lam = CN.power_decomposition(k, k, k)
     assert len(forms) == k
     s = _s(S, x)
     assert sum(l * (a * s + b) ** k for (a, b), l in zip(forms, lam)) == _chi(S, x)
@@ -157,8 +159,8 @@ def test_power_decomposition_width_k(pt):
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5])
 def test_power_decomposition_impossible_below_degree(k):
-    assert C.power_decomposition(k, k - 1, k) is None
-    assert C.power_decomposition(k, k, k + 1) is not None  # k + 1 distinct forms span all degree-k forms
+    assert CN.power_decomposition(k, k - 1, k) is None
+    assert CN.power_decomposition(k, k, k + 1) is not None  # k + 1 distinct forms span all degree-k forms
 
 
 @settings(max_examples=25, deadline=None, derandomize=True)
@@ -172,7 +174,7 @@ def test_low_degree_nets_are_orthogonal_to_higher_parities(kp, n, seed):
 
 
 def test_sign_of_a_linear_net_correlates_with_parity():
-    X = C._cube(3)
+    X = CN._cube(3)
     maj = np.sign(X.sum(axis=1))
     assert Fraction(int(wht(maj)[7]), 8) == Fraction(-1, 2)
 
@@ -203,7 +205,7 @@ def test_nested_parity_net(L, data):
 @given(st.integers(0, 2**32 - 1), st.integers(2, 8))
 def test_width_2_1_without_output_bias_has_constant_sign(seed, n):
     rng = np.random.default_rng(seed)
-    X = C._cube(n).astype(float)
+    X = CN._cube(n).astype(float)
     W1, b1, W2, b2, u = rng.standard_normal((2, n)), rng.standard_normal(2), rng.standard_normal((1, 2)), rng.standard_normal(1), rng.standard_normal(1)
     f = ((((X @ W1.T + b1) ** 2) @ W2.T + b2) ** 2) @ u
     assert np.all(f * u[0] >= 0)

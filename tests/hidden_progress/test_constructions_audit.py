@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify.hidden_progress import constructions as C
+from verify.hidden_progress import constructions_networks as CN
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
 
@@ -39,28 +40,28 @@ def test_period_four_wave_extends_the_zigzag(k, z0):
 def test_polynet_construction_has_k_zero_bias_factors(k, seed):
     n = k + 2
     S = sorted(np.random.default_rng(seed).choice(n, size=k, replace=False).tolist())
-    f = C._polynet_printed(S, n, np.random.default_rng(seed))
+    f = CN._polynet_printed(S, n, np.random.default_rng(seed))
     assert len(f) == k and all(b == 0 for _, b in f)
-    dup = C._polynet_duplicated(S, n, np.random.default_rng(seed))
+    dup = CN._polynet_duplicated(S, n, np.random.default_rng(seed))
     assert len(dup) == k + 2  # same function on the cube, wrong size
-    assert np.array_equal(C.polynet_table(dup, n), C.polynet_table(f, n))
+    assert np.array_equal(CN.polynet_table(dup, n), CN.polynet_table(f, n))
 
 
 @SETTINGS
 @given(st.integers(1, 10))
 def test_relu_staircase_widths(k):
-    neurons, u, c = C.relu_staircase_net(k, output_bias=False)
+    neurons, u, c = CN.relu_staircase_net(k, output_bias=False)
     assert len(neurons) == k + 1 and c == 0
-    neurons_b, _, _ = C.relu_staircase_net(k, output_bias=True)
+    neurons_b, _, _ = CN.relu_staircase_net(k, output_bias=True)
     assert len(neurons_b) == k
 
 
 @SETTINGS
 @given(st.integers(1, 6))
 def test_power_decomposition_has_width_k(k):
-    forms, lam = C.power_decomposition(k, k, k)
+    forms, lam = CN.power_decomposition(k, k, k)
     assert len(forms) == len(lam) == k
-    P = C.parity_interpolant(k)
+    P = CN.parity_interpolant(k)
     for s in range(-k, k + 1, 2):
         assert sum(l * (a * s + b) ** k for (a, b), l in zip(forms, lam)) == C.poly_eval(P, s)
-    assert C.power_decomposition(k, k + 1, 1) is None  # one neuron never suffices
+    assert CN.power_decomposition(k, k + 1, 1) is None  # one neuron never suffices

@@ -1,4 +1,4 @@
-"""Property tests of the helpers behind verify/hidden_progress/mlp_first_step.py and kernels/mlp_cube.py."""
+"""Property tests of the helpers behind verify/hidden_progress/mlp_first_step.py and kernels/boolean/mlp_cube.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.mlp_cube import mlp_hinge_gradient, mlp_hinge_gradient_ref
+from kernels.boolean.mlp_cube import mlp_hinge_gradient, mlp_hinge_gradient_ref
 from verify.hidden_progress import mlp_first_step as M
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
@@ -54,7 +54,7 @@ def test_hinge_gradient_matches_loop_and_numpy_sum(net):
 @SETTINGS
 @given(networks(max_n=9, max_r=3))
 def test_hinge_gradient_blocking_is_invisible(net):
-    import kernels.mlp_cube as mc
+    import kernels.boolean.mlp_cube as mc
 
     W, b, u, S, denom = net
     whole = mlp_hinge_gradient(W, b, u, S, denom=denom)

@@ -2,7 +2,7 @@
 
 Oracles: exact rationals (mp_fraction), the 50-digit evaluation of Lemma B.9's bounds against the
 float64 path the claim uses, exhaustive evaluation of the network over the cube, and the definitions of
-the plateau times evaluated step by step with kernels.polynet_tails.pm1_error_at.
+the plateau times evaluated step by step with kernels.boolean.polynet_tails.pm1_error_at.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.polynet import block_sums, disjoint_polynet_error_exhaustive
-from kernels.polynet_tails import flow_time, pm1_error_at
+from kernels.boolean.polynet import block_sums, disjoint_polynet_error_exhaustive
+from kernels.boolean.polynet_tails import flow_time, pm1_error_at
 from verify.hidden_progress.polynet_plateau import (
     _B9_CORRECTED,
     _B9_PRINTED,
@@ -29,10 +29,9 @@ from verify.hidden_progress.polynet_plateau import (
     implied_lb_constant,
     lemma_b9_bounds,
     mp_fraction,
-    one_minus_ratio,
-    plateau_crossing,
     pm1_grid,
 )
+from verify.hidden_progress.polynet_plateau_times import one_minus_ratio, plateau_crossing
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 

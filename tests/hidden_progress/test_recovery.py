@@ -3,7 +3,7 @@
 Each helper is checked against an independent oracle: brute force over all corners of the noise box,
 binomial tails for the Clopper-Pearson bounds, a grid of w for the 0-1 loss, dense sign vectors and the
 population-gradient kernel.  The hinge-minimum solver behind thesis_ch5.thm_5.6* is a kernel
-(kernels.hinge_opt.hinge_min_l2_ball), tested in tests/kernels/test_hinge_opt.py.
+(kernels.training.hinge_opt.hinge_min_l2_ball), tested in tests/kernels/test_hinge_opt.py.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
 
-from kernels import Activation, chi, sign_vectors, wht
-from kernels.population_gradient import population_gradient
+from kernels import Activation, chi, sign_vectors
+from kernels.boolean import wht
+from kernels.boolean.population_gradient import population_gradient
 from verify.hidden_progress.fourier_gaps import dots, gamma_relaxed
 from verify.hidden_progress.recovery import (
     DEF_5_4,

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy.stats import binom
 
 from kernels.activations import Activation
-from kernels.cube import chi, sign_vectors
+from kernels.boolean.cube import chi, sign_vectors
 from kernels.training import parity_samples
 from verify.hidden_progress.sgd_progress import (
     _GROK_NO_WD,

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import gd_transformer as T
+from kernels.constructions import gd_transformer as T
 from verify.icl_deep_gd import _block as B
 from verify.icl_deep_gd.construction import ETA, run_blocks
 

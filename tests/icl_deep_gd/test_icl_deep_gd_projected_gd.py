@@ -1,4 +1,4 @@
-"""kernels.projected_gd: exact projected GD on a convex quadratic reaches the projected minimiser, the
+"""kernels.constructions.projected_gd: exact projected GD on a convex quadratic reaches the projected minimiser, the
 error recursion of inexact steps (discrete Gronwall) on random cosine sums, smoothness constants, validation."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels.projected_gd import (
+from kernels.constructions.projected_gd import (
     CosineSum,
     Quadratic,
     box_projection,

@@ -1,4 +1,4 @@
-"""kernels.relu_approx: Def-4 normal form and the interpolation error bound on random smooth functions
+"""kernels.constructions.relu_approx: Def-4 normal form and the interpolation error bound on random smooth functions
 (random trigonometric polynomials), the exact affine and squared-loss sums, validation."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels import relu_approx as RA
+from kernels.constructions import relu_approx as RA
 
 
 @given(st.lists(st.tuples(st.floats(-1, 1), st.floats(0.1, 3), st.floats(0, 6.3)), min_size=1, max_size=4),

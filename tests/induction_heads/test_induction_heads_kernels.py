@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.markov_icl import sample_chains, sample_transition_matrices
+from kernels.sequence.markov_icl import sample_chains, sample_transition_matrices
 from kernels.training.induction import (
     Layer,
     bigram_construction,

@@ -1,4 +1,4 @@
-"""Tests of kernels.attention (heads, bounds, constructions) and kernels.training.attention (trainer)."""
+"""Tests of kernels.sequence.attention (heads, bounds, constructions) and kernels.training.attention (trainer)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels import attention as A
+from kernels.sequence import attention as A
 from kernels.training import attention as TA
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""kernels.circuits: layered circuits, the Lemma B.1 / Prop 3.4 compiler, exact and float forward
+"""kernels.constructions.circuits: layered circuits, the Lemma B.1 / Prop 3.4 compiler, exact and float forward
 passes, and the certified margin attack (seed 000, Section 3 and Appendix B)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from kernels import circuits as C
+from kernels.constructions import circuits as C
 
 
 @st.composite

@@ -1,4 +1,4 @@
-"""kernels.deep_gd: parameter bookkeeping, the backprop gradient against finite differences (float) and
+"""kernels.constructions.deep_gd: parameter bookkeeping, the backprop gradient against finite differences (float) and
 against exact rational difference quotients of a polynomial network, and input validation."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels import deep_gd as G
+from kernels.constructions import deep_gd as G
 
 
 @given(st.integers(2, 6), st.integers(1, 5), st.integers(1, 5), st.integers(1, 5))

@@ -1,4 +1,4 @@
-"""kernels.deep_mlp: exact deep power-activation MLPs on the cube against point-by-point oracles."""
+"""kernels.boolean.deep_mlp: exact deep power-activation MLPs on the cube against point-by-point oracles."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sympy import Rational, diff, interpolate, symbols
 
 from kernels import chi
-from kernels.deep_mlp import (
+from kernels.boolean.deep_mlp import (
     _batches,
     _sgd_chunk,
     degree_profile,

@@ -1,4 +1,4 @@
-"""kernels.gd_transformer: the explicit ICGD block.  Property tests over random networks, prompts and step
+"""kernels.constructions.gd_transformer: the explicit ICGD block.  Property tests over random networks, prompts and step
 sizes: with exact approximants (r(t) = t) one block is exactly projected GD; with interpolants the
 step error shrinks with the accuracy; the slots of the token keep their invariants; the layer forms
 agree with their token-wise definitions; validation."""
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels import deep_gd as G
-from kernels import gd_transformer as T
-from kernels import relu_approx as RA
+from kernels.constructions import deep_gd as G
+from kernels.constructions import gd_transformer as T
+from kernels.constructions import relu_approx as RA
 
 
 def _prompt(rng, N, K, d_in, d_out, n, box):

@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.cuda_support import cuda_test
-from kernels.gf2 import (
+from kernels.algebra.gf2 import (
     gf2_eliminate,
     gf2_eliminate_packed,
     gf2_rank,

@@ -1,4 +1,4 @@
-"""Finite groups and their real orthogonal irreps (kernels.groups): representation axioms as property
+"""Finite groups and their real orthogonal irreps (kernels.algebra.groups): representation axioms as property
 tests on random groups from the supported families, and input validation."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels.groups import (
+from kernels.algebra.groups import (
     absolutely_irreducible,
     alternating_group,
     cyclic_group_real,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernels import chi, sign_vectors
-from kernels.hinge_opt import hinge_loss, hinge_min_l2_ball, hinge_min_lp
+from kernels.training.hinge_opt import hinge_loss, hinge_min_l2_ball, hinge_min_lp
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 

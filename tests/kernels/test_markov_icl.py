@@ -1,4 +1,4 @@
-"""kernels.markov_icl: the ICL-MC sampler, strategies, T-tensor (K1), quadrature (K2), run classes (K3)
+"""kernels.sequence.markov_icl: the ICL-MC sampler, strategies, T-tensor (K1), quadrature (K2), run classes (K3)
 and the minimal model (K4) against brute-force references."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.markov_icl import (
+from kernels.sequence.markov_icl import (
     diag_nodes,
     enumerate_expectation,
     k2_exact_losses,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels.polynet import (
+from kernels.boolean.polynet import (
     block_sums,
     block_tails,
     disjoint_polynet_error,

@@ -1,4 +1,4 @@
-"""Gradient flow of disjoint-PolyNets (kernels.polynet_flow): the exhaustive gradient against the closed
+"""Gradient flow of disjoint-PolyNets (kernels.boolean.polynet_flow): the exhaustive gradient against the closed
 form and against exact loss differences, the compiled integrator against scipy (the reference twin) and
 the closed forms, the Gauss-Legendre quadrature against scipy quad and Carlson's R_F, the block laws
 against enumeration and the cube, bad input."""
@@ -15,20 +15,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import elliprf
 
-from kernels.polynet import disjoint_polynet_error_exhaustive
-from kernels.polynet_flow import (
+from kernels.boolean.polynet import disjoint_polynet_error_exhaustive
+from kernels.boolean.polynet_flow_quadrature import (
     abs_block_sums,
     crossing_q,
     error_after,
     error_at,
     flow_levels,
     flow_time,
+    sampled_abs_block_sums,
+)
+from kernels.boolean.polynet_flow import (
     full_flow_rhs,
     polynet_population_gradient,
     polynet_population_loss,
     relevant_flow,
     relevant_velocity,
-    sampled_abs_block_sums,
 )
 
 

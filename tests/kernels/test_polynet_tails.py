@@ -1,7 +1,7 @@
-"""kernels.polynet_tails: the ±1-weight error as a step function of v, its crossings, and the flow times.
+"""kernels.boolean.polynet_tails: the ±1-weight error as a step function of v, its crossings, and the flow times.
 
-Oracles: enumeration of the 2^m block sums (kernels.polynet.block_sums), the general product formula
-(kernels.polynet.pm1_block_tails + disjoint_polynet_error), exhaustive evaluation of the network over
+Oracles: enumeration of the 2^m block sums (kernels.boolean.polynet.block_sums), the general product formula
+(kernels.boolean.polynet.pm1_block_tails + disjoint_polynet_error), exhaustive evaluation of the network over
 the cube, the definitions of sup/inf evaluated on every step of err, and the closed-form flow.
 """
 
@@ -16,13 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.polynet import (
+from kernels.boolean.polynet import (
     block_sums,
     disjoint_polynet_error,
     disjoint_polynet_error_exhaustive,
     pm1_block_tails,
 )
-from kernels.polynet_tails import (
+from kernels.boolean.polynet_tails import (
     flow_time,
     pm1_crossing,
     pm1_error_at,

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 
 from kernels import Activation, fourier_spectrum
 from tests.cuda_support import cuda_test
-from kernels.population_gradient import neuron_table, population_gradient
-from kernels.reference import neuron_table_ref, population_gradient_ref
+from kernels.boolean.population_gradient import neuron_table, population_gradient
+from kernels.boolean.reference import neuron_table_ref, population_gradient_ref
 from tests.strategies import neurons
 
 

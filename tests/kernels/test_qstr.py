@@ -1,4 +1,4 @@
-"""kernels.qstr: the qSTR sampler's invariants (labels, index law, simple mode), codes, encodings, exact pair
+"""kernels.sequence.qstr: the qSTR sampler's invariants (labels, index law, simple mode), codes, encodings, exact pair
 tail against enumeration, Gaussian norm moments, and argument validation."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels.qstr import (
+from kernels.sequence.qstr import (
     assumption3_codes,
     assumption3_margin,
     encode_rnn,

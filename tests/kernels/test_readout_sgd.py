@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.cuda_support import cuda_test
-from kernels.readout_sgd import (
+from kernels.training.readout_sgd import (
     hinge_population_loss,
     readout_sgd,
     readout_sgd_ref,

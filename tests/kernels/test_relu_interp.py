@@ -1,4 +1,4 @@
-"""kernels.relu_interp: exact interpolation of values and Jacobians on random finite sets (Lemma 5),
+"""kernels.constructions.relu_interp: exact interpolation of values and Jacobians on random finite sets (Lemma 5),
 the two evaluators agree, the 5-layer split equals the merged 3-layer net, the weight values lie in
 Lemma 6's sets, the net is flat away from the data, the widths, the mutants' failures, bad input."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels.relu_interp import build_interpolant, min_distinct_gap, weight_value_sets
+from kernels.constructions.relu_interp import build_interpolant, min_distinct_gap, weight_value_sets
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernels import fourier_spectrum, popcounts
-from kernels.symmetric import krawtchouk_rows, majority_values, symmetric_spectrum
+from kernels.boolean.symmetric import krawtchouk_rows, majority_values, symmetric_spectrum
 
 
 @given(st.integers(0, 12), st.integers(0, 2**32 - 1))

@@ -1,4 +1,4 @@
-"""kernels.tm2d: the base-3 cell encoding, the numba layer against the Fraction reference of the printed
+"""kernels.constructions.tm2d: the base-3 cell encoding, the numba layer against the Fraction reference of the printed
 case lists, the RCNN roll-out against the plain 2D-TM simulator (both protocols) on random machines,
 the lookup machine, fixed-size compilation, Algorithm 1's memorisation, the head, and bad input."""
 
@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels import tm2d as T
+from kernels.constructions import tm2d as T
+from kernels.constructions import tm2d_grid as TG
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -59,7 +60,7 @@ def start_tape(G, d):
 
 
 def same_config(grid, spec, tr, k):
-    dec = T.decode_grid(grid, spec)
+    dec = TG.decode_grid(grid, spec)
     if dec["invalid"] or not np.array_equal(dec["symbols"], tr.tapes[k]):
         return False
     h = tuple(int(v) for v in tr.heads[k])
@@ -109,7 +110,7 @@ def test_cell_builder_matches_digits():
 
 
 @st.composite
-def grids_for(draw, spec: T.LayerSpec, *, max_r=4, max_c=5):
+def grids_for(draw, spec: TG.LayerSpec, *, max_r=4, max_c=5):
     enc = spec.enc
     R, C = draw(st.integers(1, max_r)), draw(st.integers(1, max_c))
     codes = [int(c) for c in np.ravel(spec.codes)]
@@ -134,10 +135,10 @@ VARIANTS = [{}, {"head_right_state_from": "above"}, {"memory_broadcast": "four"}
 @SETTINGS
 @given(machines(max_states=4), st.sampled_from(VARIANTS), st.data())
 def test_layer_kernel_matches_reference_paper(M, variant, data):
-    spec = T.spec_for(M, **variant)
+    spec = TG.spec_for(M, **variant)
     G = data.draw(grids_for(spec))
-    a, ga = T.conv_layer(G, spec, backend="reference")
-    b, gb = T.conv_layer(G, spec)
+    a, ga = TG.conv_layer(G, spec, backend="reference")
+    b, gb = TG.conv_layer(G, spec)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(ga, gb)
 
@@ -145,22 +146,22 @@ def test_layer_kernel_matches_reference_paper(M, variant, data):
 @SETTINGS
 @given(machines(max_states=3, reads_flags=True, first_step_stays=False), st.data())
 def test_layer_kernel_matches_reference_two_layer(M, data):
-    spec = T.spec_for(M, protocol="two_layer")
+    spec = TG.spec_for(M, protocol="two_layer")
     G = data.draw(grids_for(spec))
-    a, ga = T.conv_layer(G, spec, backend="reference")
-    b, gb = T.conv_layer(G, spec)
+    a, ga = TG.conv_layer(G, spec, backend="reference")
+    b, gb = TG.conv_layer(G, spec)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(ga, gb)
 
 
 def test_gradient_spec_is_centre_only_and_matches_case_1():
-    spec = T.LayerSpec(4)
+    spec = TG.LayerSpec(4)
     p = Fraction(1, 6)
-    v, g = T.conv2d_reference([[p, p, p], [p, 0, 0], [0, 0, 0]], spec)
+    v, g = TG.conv2d_reference([[p, p, p], [p, 0, 0], [0, 0, 0]], spec)
     assert v == Fraction(-1, 9) and g == ((0, 0, 0), (0, 1, 0), (0, 0, 0))
-    v, g = T.conv2d_reference([[0, Fraction(-1, 9), 0], [0, 0, 0], [0, 0, 0]], spec)
+    v, g = TG.conv2d_reference([[0, Fraction(-1, 9), 0], [0, 0, 0], [0, 0, 0]], spec)
     assert v == Fraction(-1, 9) and g == ((0, 0, 0), (0, 0, 0), (0, 0, 0))  # case 2: constant, slope 0
-    v, g = T.conv2d_reference([[0, 0, 0], [0, Fraction(-1, 9), 0], [0, 0, 0]], spec)
+    v, g = TG.conv2d_reference([[0, 0, 0], [0, Fraction(-1, 9), 0], [0, 0, 0]], spec)
     assert v == Fraction(-1, 9) and g[1][1] == 1  # memory phase: identity
 
 
@@ -174,9 +175,9 @@ def test_gradient_spec_is_centre_only_and_matches_case_1():
 def test_rollout_matches_simulator_paper_protocol(M, inst, layers):
     X, y, x = inst
     m, d = X.shape
-    spec = T.spec_for(M)
-    G = T.memory_grid(xor_W(X, y), list(x) + [1], layers, spec.enc)
-    ro = T.rollout(G, spec, layers, keep=True)
+    spec = TG.spec_for(M)
+    G = TG.memory_grid(xor_W(X, y), list(x) + [1], layers, spec.enc)
+    ro = TG.rollout(G, spec, layers, keep=True)
     tr = T.simulate(M, start_tape(G, d), (m, d), layers)
     for k in range(1, layers + 1):
         assert same_config(ro.grids[k], spec, tr, k - 1), k
@@ -187,10 +188,10 @@ def test_rollout_matches_simulator_paper_protocol(M, inst, layers):
 def test_rollout_matches_simulator_two_layer_protocol(M, inst, steps):
     X, y, x = inst
     m, d = X.shape
-    spec = T.spec_for(M, protocol="two_layer")
+    spec = TG.spec_for(M, protocol="two_layer")
     layers = 1 + 2 * steps
-    G = T.memory_grid(xor_W(X, y), list(x) + [1], layers, spec.enc)
-    ro = T.rollout(G, spec, layers, keep=True)
+    G = TG.memory_grid(xor_W(X, y), list(x) + [1], layers, spec.enc)
+    ro = TG.rollout(G, spec, layers, keep=True)
     tr = T.simulate(M, start_tape(G, d), (m, d), steps)
     for k in range(steps + 1):
         assert same_config(ro.grids[1 + 2 * k], spec, tr, k), k
@@ -204,9 +205,9 @@ def test_printed_typo_changes_the_state_on_a_left_move():
     M = T.machine_from_tables(ns, wr, mv)
     X, y, x = np.array([[1, 1]]), np.array([1]), np.array([1, 1])
     for variant, ok in (("right", True), ("above", False)):
-        spec = T.spec_for(M, head_right_state_from=variant)
-        G = T.memory_grid(xor_W(X, y), list(x) + [1], 4, spec.enc)
-        ro = T.rollout(G, spec, 4, keep=True)
+        spec = TG.spec_for(M, head_right_state_from=variant)
+        G = TG.memory_grid(xor_W(X, y), list(x) + [1], 4, spec.enc)
+        ro = TG.rollout(G, spec, 4, keep=True)
         tr = T.simulate(M, start_tape(G, 2), (1, 2), 4)
         assert all(same_config(ro.grids[k], spec, tr, k - 1) for k in range(1, 5)) == ok
 
@@ -253,7 +254,7 @@ def test_lookup_machine_halts_at_top_left_with_the_learner_output(m, d):
         X = rng.choice([-1, 1], size=(m, d))
         y = rng.choice([-1, 1], size=m)
         for x in itertools.product((-1, 1), repeat=d):
-            G = T.memory_grid(xor_W(X, y), list(x) + [1], 3, T.CellEncoding(4))
+            G = TG.memory_grid(xor_W(X, y), list(x) + [1], 3, T.CellEncoding(4))
             tape = np.zeros((m + 1, d + 1 + 4 * (m + 2) * (d + 3)), np.int8)
             tape[:, : d + 1] = start_tape(G, d)[:, : d + 1]
             tr = T.simulate(M, tape, (m, d), tape.shape[1])
@@ -274,7 +275,7 @@ def test_lookup_machine_halts_at_top_left_with_the_learner_output(m, d):
 def test_algorithm1_memorises_the_xor_rows(inst, extra):
     X, y, _ = inst
     m, _ = X.shape
-    run = T.algorithm1(X, y, T.LayerSpec(4), m + 1 + extra)
+    run = TG.algorithm1(X, y, TG.LayerSpec(4), m + 1 + extra)
     assert run.error is None and all(f == 0 for f in run.outputs)
     W = run.W[-1]
     ref = xor_W(np.vstack([X, np.ones((1, X.shape[1]), int)]), np.concatenate([y, [1]]))[:-1]
@@ -282,15 +283,15 @@ def test_algorithm1_memorises_the_xor_rows(inst, extra):
 
 
 def test_head_functions():
-    w = T.head_relu_weights()
+    w = TG.head_relu_weights()
     for k in range(-60, 61):
         v = Fraction(k, 108)
-        assert T.head_relu(v, w) == T.head_bar(v)
-    assert T.head_bar(Fraction(1, 9)) == 0 and T.head_bar(Fraction(1, 9), printed=True) == 1
-    assert T.head_bar(0) == 2 and T.head_bar(0, printed=True) == 1
-    assert T.head_bar_slope(Fraction(-1, 9)) == 18
+        assert TG.head_relu(v, w) == TG.head_bar(v)
+    assert TG.head_bar(Fraction(1, 9)) == 0 and TG.head_bar(Fraction(1, 9), printed=True) == 1
+    assert TG.head_bar(0) == 2 and TG.head_bar(0, printed=True) == 1
+    assert TG.head_bar_slope(Fraction(-1, 9)) == 18
     with pytest.raises(T.NotDifferentiable):
-        T.head_bar_slope(Fraction(1, 9))
+        TG.head_bar_slope(Fraction(1, 9))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,21 +314,21 @@ def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match="N"):
         T.CellEncoding(2)
     with pytest.raises(ValueError, match="protocol"):
-        T.LayerSpec(5, M, protocol="three_layer")
+        TG.LayerSpec(5, M, protocol="three_layer")
     with pytest.raises(ValueError, match="codes"):
-        T.LayerSpec(5, M, np.array([1, 0]))
+        TG.LayerSpec(5, M, np.array([1, 0]))
     with pytest.raises(ValueError, match="codes"):
-        T.LayerSpec(4, T.random_machine(np.random.default_rng(0), 9))
+        TG.LayerSpec(4, T.random_machine(np.random.default_rng(0), 9))
     with pytest.raises(ValueError, match="machine"):
-        T.spec_for(T.random_machine(np.random.default_rng(0), 2, reads_flags=True))
-    spec = T.spec_for(M)
+        TG.spec_for(T.random_machine(np.random.default_rng(0), 2, reads_flags=True))
+    spec = TG.spec_for(M)
     with pytest.raises(ValueError, match="backend"):
-        T.conv_layer(np.zeros((2, 2), np.int64), spec, backend="gpu")
+        TG.conv_layer(np.zeros((2, 2), np.int64), spec, backend="gpu")
     with pytest.raises(ValueError, match="grid"):
-        T.rollout(np.zeros((2, 2)), spec, 1)
+        TG.rollout(np.zeros((2, 2)), spec, 1)
     with pytest.raises(ValueError, match="layers"):
-        T.rollout(np.zeros((2, 2), np.int64), spec, -1)
+        TG.rollout(np.zeros((2, 2), np.int64), spec, -1)
     with pytest.raises(ValueError, match="'z'"):
-        T.memory_grid(np.zeros((2, 2), object), [1], 1, spec.enc)
+        TG.memory_grid(np.zeros((2, 2), object), [1], 1, spec.enc)
     with pytest.raises(T.NotRepresentable):
-        T.memory_grid(np.full((1, 1), Fraction(1, 5), dtype=object), [1], 1, spec.enc)
+        TG.memory_grid(np.full((1, 1), Fraction(1, 5), dtype=object), [1], 1, spec.enc)

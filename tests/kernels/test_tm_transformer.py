@@ -1,4 +1,4 @@
-"""kernels.tm_transformer: the plain Turing-machine simulator and the Appendix-C transformer compiler
+"""kernels.constructions.tm_transformer: the plain Turing-machine simulator and the Appendix-C transformer compiler
 (seed 000).  The compiled decoder must reproduce (C.2) at every step, with attention score gaps >= 1."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from kernels import tm_transformer as TT
+from kernels.constructions import tm_transformer as TT
 
 
 @st.composite

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kernels import fourier_spectrum, popcounts, truth_table, wht, wht_inplace
+from kernels import fourier_spectrum, popcounts, truth_table, wht_inplace
+from kernels.boolean import wht
 from tests.cuda_support import cuda_test
-from kernels.cube import chi, mask_of, sign_vectors, subset_of
-from kernels.reference import wht_butterflies, wht_matrix
+from kernels.boolean.cube import chi, mask_of, sign_vectors, subset_of
+from kernels.boolean.reference import wht_butterflies, wht_matrix
 from tests.strategies import cube_functions, subsets
 
 

@@ -1,4 +1,4 @@
-"""kernels.margin, kernels.training.quadratic_margin and proofs.max_margin: constructions as property
+"""kernels.algebra.margin, kernels.training.quadratic_margin and proofs.max_margin: constructions as property
 tests on random instances, numba trainer against its numpy reference, input validation."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels import margin as K
+from kernels.algebra import margin as K
 from tests.cuda_support import cuda_test
-from kernels.groups import group_by_name
+from kernels.algebra.groups import group_by_name
 from kernels.training.quadratic_margin import lr_schedule, train_quadratic_margin
 from proofs import max_margin as PR
 

@@ -1,4 +1,4 @@
-"""kernels.sq_frontier and kernels.pareto_init: Parseval bounds, derivative tables, sparse rows."""
+"""kernels.boolean.sq_frontier and kernels.training.pareto_init: Parseval bounds, derivative tables, sparse rows."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.pareto_init import row_supports, sparse_theta0
-from kernels.sq_frontier import (
+from kernels.training.pareto_init import row_supports, sparse_theta0
+from kernels.boolean.sq_frontier import (
     frontier_ratio,
     mlp_params,
     tanh_mlp_tables,

@@ -1,4 +1,4 @@
-"""kernels.pareto_one_step: the Theorem C.11 algorithm (seed 004, App. C.2.2) against independent routes."""
+"""kernels.boolean.pareto_one_step: the Theorem C.11 algorithm (seed 004, App. C.2.2) against independent routes."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.cube import sign_vectors
-from kernels.oversparse import C_ks, c_ks
-from kernels.pareto_one_step import (
+from kernels.boolean.cube import sign_vectors
+from kernels.boolean.oversparse import C_ks, c_ks
+from kernels.boolean.pareto_one_step import (
     OneStepInit,
     bias_values,
     expected_uncovered,
@@ -149,8 +149,8 @@ def test_validation_names_argument(call, name):
 
 def test_truncation_success_limits_and_reproducible():
     """Tiny m never isolates S minus S' (every |g_i| = 1 > gamma); m = 40/xi_rel^2 almost always does."""
-    from kernels.oversparse import xi_rel
-    from kernels.pareto_one_step import truncation_success_counts
+    from kernels.boolean.oversparse import xi_rel
+    from kernels.boolean.pareto_one_step import truncation_success_counts
 
     n, k, s = 13, 4, 2
     xr = float(abs(xi_rel(n, k, s)))
@@ -165,7 +165,7 @@ def test_truncation_success_limits_and_reproducible():
     [({"ms": [4, 2]}, "ms"), ({"gamma": 0.0}, "gamma"), ({"s": 4}, "s"), ({"trials": 0}, "trials")],
 )
 def test_truncation_validation(kwargs, name):
-    from kernels.pareto_one_step import truncation_success_counts
+    from kernels.boolean.pareto_one_step import truncation_success_counts
 
     args = {"n": 13, "k": 4, "s": 2, "ms": [2, 4], "trials": 2, "gamma": 0.1, "seed": 0} | kwargs
     with pytest.raises(ValueError, match=f"argument '{name}'"):

@@ -1,4 +1,4 @@
-"""kernels.oversparse: closed forms against exhaustive cube sums and the Krawtchouk spectrum."""
+"""kernels.boolean.oversparse: closed forms against exhaustive cube sums and the Krawtchouk spectrum."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernels import fourier_spectrum, popcounts
-from kernels.oversparse import (
+from kernels.boolean.oversparse import (
     C_ks,
     c_ks,
     correlation_vector,
@@ -25,7 +25,7 @@ from kernels.oversparse import (
     xi_irr,
     xi_rel,
 )
-from kernels.symmetric import symmetric_spectrum
+from kernels.boolean.symmetric import symmetric_spectrum
 
 
 @pytest.mark.parametrize("N", list(range(1, 14)))

@@ -12,8 +12,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import tm2d as T
+from kernels.constructions import tm2d as T
+from kernels.constructions import tm2d_grid as TG
 from verify.rcnn import grid as G
+from verify.rcnn import grid_rollout as GR
 
 
 def _instance(seed, s, m, d, l):
@@ -35,7 +37,7 @@ def _bad(cmp):
 def test_corrected_layer_spec_rolls_out_the_tm(seed, s, m, d, l):
     """B.2 with gamma(x_{0,1}) (corrected): layer k == simulator after k - 1 steps, every cell."""
     M, W, x = _instance(seed, s, m, d, l)
-    cmp = G.compare_with_simulator(G._B2_CORRECTED.spec(M), M, W, x, l)
+    cmp = G.compare_with_simulator(GR._B2_CORRECTED.spec(M), M, W, x, l)
     assert not _bad(cmp)
 
 
@@ -45,7 +47,7 @@ def test_memorisation_matches_lemma_2(m, d, seed):
     """Algorithm 1 (exact, eta = 1/54) writes Lemma 2's W^(i), rows a < i, for every i <= m + 2."""
     rng = np.random.default_rng(seed)
     X, y = G.random_dataset(rng, m, d, repeat=True)
-    run = T.algorithm1(X, y, G.memory_spec(), m + 1)
+    run = TG.algorithm1(X, y, G.memory_spec(), m + 1)
     assert run.error is None
     for i in range(1, m + 3):
         assert np.array_equal(run.W[i - 1], G.memorisation_formula(X, y, i, "lt"))
@@ -57,6 +59,6 @@ def test_memorisation_matches_lemma_2(m, d, seed):
 @given(st.fractions(Fraction(-1, 2), Fraction(1, 2), max_denominator=3**7))
 def test_head_relu_net_equals_continuous_head(v):
     """The 4-ReLU net equals the continuous f-bar_head at every rational point (B.2, corrected)."""
-    w = T.head_relu_weights(Fraction(18))
-    assert T.head_relu(v, w) == T.head_bar(v, printed=False)
+    w = TG.head_relu_weights(Fraction(18))
+    assert TG.head_relu(v, w) == TG.head_bar(v, printed=False)
     assert len(w["U2"]) <= 6

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.gf2 import gf2_rank
+from kernels.algebra.gf2 import gf2_rank
 from verify.rcnn.gaussian_elimination import (
     _full_rank_interval,
     expected_error,
@@ -33,14 +33,13 @@ from verify.rcnn.learners import (
     _integer_root,
     _p_no4,
     _pow2_ceil_log,
-    head_bar,
-    no_good_restart,
     observation_1_case,
     required_r,
     run_tm,
     selection_failure,
-    shared_parameter_count,
 )
+from verify.rcnn.learners_pao_pac import head_bar, shared_parameter_count
+from verify.rcnn.learners_theorem1 import no_good_restart
 
 
 @pytest.mark.parametrize("d, m", [(1, 1), (2, 2), (2, 3), (3, 2), (3, 3), (2, 4)])

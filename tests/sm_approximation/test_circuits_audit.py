@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import circuits as C
+from kernels.constructions import circuits as C
 
 COST = {"OR": 5, "AND": 4, "NOT": 3, "ID": 2}
 

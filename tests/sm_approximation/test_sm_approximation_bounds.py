@@ -1,4 +1,4 @@
-"""kernels.sm_bounds: the sample-complexity formulas and the Theorem D.6 constants (seed 000)."""
+"""kernels.constructions.sm_bounds: the sample-complexity formulas and the Theorem D.6 constants (seed 000)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels import circuits as C
-from kernels import sm_bounds as B
+from kernels.constructions import circuits as C
+from kernels.constructions import sm_bounds as B
 
 pos = st.floats(min_value=1e-3, max_value=1e3, allow_nan=False, allow_infinity=False)
 

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels import tm_transformer as TT
+from kernels.constructions import tm_transformer as TT
 from verify.sm_approximation import turing as V
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels import tm_transformer as TT
+from kernels.constructions import tm_transformer as TT
 
 
 @settings(max_examples=12, deadline=None)

@@ -10,8 +10,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.qstr import assumption3_codes, encode_transformer
-from kernels.retrieval_constructions import attention_heads, lemma11_query_key, lemma11_readout_linear, two_layer
+from kernels.sequence.qstr import assumption3_codes, encode_transformer
+from kernels.constructions.retrieval_constructions import attention_heads, lemma11_query_key, lemma11_readout_linear, two_layer
 from verify.sparse_retrieval.attention_construction import _tight_readout
 
 

@@ -10,8 +10,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.qstr import assumption3_codes
-from kernels.retrieval_constructions import rnn_exact_retrieval
+from kernels.sequence.qstr import assumption3_codes
+from kernels.constructions.retrieval_constructions import rnn_exact_retrieval
 
 
 @settings(max_examples=15, deadline=None)

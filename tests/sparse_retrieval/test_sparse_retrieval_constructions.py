@@ -1,4 +1,4 @@
-"""kernels.retrieval_constructions: attention layer against a loop, the Lemma 11 construction's invariants
+"""kernels.constructions.retrieval_constructions: attention layer against a loop, the Lemma 11 construction's invariants
 (property-based), Theorem 6's oracle identities, the recurrent retrieval chain, soft thresholds, the Lemma 38
 interpolant, the Lemma-40 risk formula against Monte Carlo, the linear-state risk, and validation."""
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernels.qstr import assumption3_codes, encode_transformer
-from kernels.retrieval_constructions import (
+from kernels.sequence.qstr import assumption3_codes, encode_transformer
+from kernels.constructions.retrieval_constructions import (
     attention_heads,
     birnn_states,
     ffn_inspan_risk,

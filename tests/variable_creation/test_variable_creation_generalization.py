@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernels.attention import (
+from kernels.sequence.attention import (
     attention_block,
     categorical_selector,
     memorisation_net,

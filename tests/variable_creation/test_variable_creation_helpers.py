@@ -24,7 +24,7 @@ def test_basis_packing_formula_matches_execution():
 
 @given(st.integers(2, 8), st.integers(1, 3), st.floats(0.3, 2.0), st.integers(0, 2**31 - 1))
 def test_exact_cover_between_packing_and_greedy(K, m, eps, seed):
-    from kernels.attention import greedy_packing
+    from kernels.sequence.attention import greedy_packing
 
     F = np.random.default_rng(seed).normal(size=(K, m))
     exact = exact_proper_cover(F, eps)
@@ -32,7 +32,7 @@ def test_exact_cover_between_packing_and_greedy(K, m, eps, seed):
 
 
 def test_numeric_split_matches_closed_form():
-    from kernels.attention import lemma_a8_optimum
+    from kernels.sequence.attention import lemma_a8_optimum
 
     rng = np.random.default_rng(0)
     a, b = np.array([2.0, 0.5, 3.0]), np.array([1.0, 4.0, 0.2])
@@ -40,7 +40,7 @@ def test_numeric_split_matches_closed_form():
 
 
 def test_first_identified_is_a_valid_threshold():
-    from kernels.attention import conjunction_unique
+    from kernels.sequence.attention import conjunction_unique
 
     rng = np.random.default_rng(3)
     for _ in range(5):

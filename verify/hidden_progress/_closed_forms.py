@@ -50,7 +50,7 @@ def majority_table(n: int):
 
 
 def majority_spectrum_exact(n: int, k_max: int | None = None) -> list[Fraction]:
-    """[Maj_n^(S) for |S| = k, k = 0..k_max] via Krawtchouk sums (kernels.symmetric), independent of xi."""
-    from kernels.symmetric import majority_values, symmetric_spectrum
+    """[Maj_n^(S) for |S| = k, k = 0..k_max] via Krawtchouk sums (kernels.boolean.symmetric), independent of xi."""
+    from kernels.boolean.symmetric import majority_values, symmetric_spectrum
 
     return symmetric_spectrum(majority_values(n), k_max)

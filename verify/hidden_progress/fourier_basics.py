@@ -9,9 +9,10 @@ from typing import Callable
 
 import numpy as np
 
-from kernels import Activation, fourier_spectrum, popcounts, wht
-from kernels.cube import sign_vectors
-from kernels.population_gradient import neuron_table, population_gradient
+from kernels import Activation, fourier_spectrum, popcounts
+from kernels.boolean import wht
+from kernels.boolean.cube import sign_vectors
+from kernels.boolean.population_gradient import neuron_table, population_gradient
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -94,7 +95,7 @@ def check_parity_orthogonality(statement: OrthogonalityStatement, p, ctx) -> Ver
     Exactness
     ---------
     Exact: integers and Fractions throughout (int64 transforms with the overflow guard of
-    kernels.wht; |f| <= 8 so 2^n * 8 < 2^63 for every admissible n).
+    kernels.boolean.wht; |f| <= 8 so 2^n * 8 < 2^63 for every admissible n).
 
     Parts: orthogonality is (a); the expansion is (b); uniqueness follows from (a), since a Gram
     matrix equal to the identity makes the 2^n characters linearly independent, hence a basis of the

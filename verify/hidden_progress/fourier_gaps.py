@@ -13,8 +13,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import Activation, popcounts, wht
-from kernels.population_gradient import population_gradient
+from kernels import Activation, popcounts
+from kernels.boolean import wht
+from kernels.boolean.population_gradient import population_gradient
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -51,7 +52,7 @@ def _h_activation(name: str, n: int) -> Activation:
 
 
 def dots(w: np.ndarray) -> np.ndarray:
-    """w . x for every x in the cube, in kernels.cube index order (bit i set <=> x_i = -1), by doubling.
+    """w . x for every x in the cube, in kernels.boolean.cube index order (bit i set <=> x_i = -1), by doubling.
 
     Exact for integer w; O(2^n) additions.
     """

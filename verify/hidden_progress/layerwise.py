@@ -11,7 +11,7 @@ Network: z_0 = x, z_l = sigma(W_l z_{l-1} + b_l) with sigma(z) = z^2 (l = 1..L-1
 * ``thesis_ch5.layerwise.training_L3``       10/10 seeds of the (2, 1) net converge in 20,000 steps (empirical)
 
 Exact routes: every network is evaluated on the whole cube in integers / Fractions
-(kernels.deep_mlp), its multilinear expansion is the integer Walsh-Hadamard transform of the table,
+(kernels.boolean.deep_mlp), its multilinear expansion is the integer Walsh-Hadamard transform of the table,
 and identities "for all weights" are decided symbolically (sympy, weights as symbols, x_i^2 = 1).
 """
 
@@ -25,8 +25,9 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from kernels import chi, popcounts, sign_vectors, wht
-from kernels.deep_mlp import (
+from kernels import chi, popcounts, sign_vectors
+from kernels.boolean import wht
+from kernels.boolean.deep_mlp import (
     downstream_factor,
     first_layer_correlation_gradient,
     multilinear_degree,
@@ -465,7 +466,7 @@ def check_layerwise_gradient(statement: LayerwiseGradientStatement, p, ctx) -> V
     --------------
     For n = 3..n_max and ``trials`` random integer layers (weights, biases, readout on {-2..2}, width
     on {1..3}), for every S: the exact population gradient of L = E[-chi_S f] with respect to W_1 and
-    b_1 (backpropagation over the whole cube, kernels.deep_mlp) and with respect to u (E[-chi_S z_1]).
+    b_1 (backpropagation over the whole cube, kernels.boolean.deep_mlp) and with respect to u (E[-chi_S z_1]).
     Per k, the largest |coordinate| over all S with |S| = k and all trials must be 0 when k >
     threshold and > 0 when k <= threshold (both are parts of "vanishes exactly above the threshold";
     generic random weights give nonzero gradients whenever they can).  Cross-route: for ``fd_checks``
@@ -615,7 +616,7 @@ def check_downstream_degree(statement: DownstreamStatement, p, ctx) -> Verdict:
     2..L_max and ``trials`` random integer upper layers (f_2, ..., f_L, widths 1-2, r_1 = 2) the
     factor is differentiated symbolically (sympy) and its total degree in z_1, maximised over j and
     trials, must equal degree(L).  x reading: the factor evaluated at z_1 = sigma(W_1 x + b_1) on
-    the whole cube (exact backpropagation, kernels.deep_mlp) for random integer networks with n =
+    the whole cube (exact backpropagation, kernels.boolean.deep_mlp) for random integer networks with n =
     2^{L-1} + 1 inputs; its largest multilinear degree, maximised over trials, must equal degree(L).
     (b) Capacity: x_i sigma'(w^T x) has degree 2, so the integrand's degree in x is 2 + 2 degree(L)
     (z_1 reading; z_1 is quadratic in x) or 2 + degree(L) (x reading).  The exact end-to-end
@@ -991,7 +992,7 @@ def check_training_l3(statement: TrainingStatement, p, ctx) -> Verdict:
     = fraction of points with sign(f) = chi_S (sign 0 an error), evaluated every 100 steps on the
     whole cube (n <= 16) or on 8192 fixed held-out points (n > 16; the text validates on 2^13
     samples).  Sanity part: at k = sanity_k = 5 no seed may reach 100% (it cannot: the net has
-    degree <= 4, and parity on 5 bits has sign degree 5).  The engine is kernels.deep_mlp.poly_mlp_sgd
+    degree <= 4, and parity on 5 bits has sign degree 5).  The engine is kernels.boolean.deep_mlp.poly_mlp_sgd
     (serial numba loops, float64).  Mutants stop at their first failing configuration.
 
     Exactness

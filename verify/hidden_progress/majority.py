@@ -3,7 +3,7 @@ and the LTF-majority identity (E9).
 
 Independent routes used throughout: the printed closed form (``_closed_forms.xi``), the exhaustive
 integer Walsh-Hadamard transform of the truth table of Maj_n, and the exact Krawtchouk spectrum of the
-symmetric function Maj_n (kernels.symmetric), which reaches n in the thousands.
+symmetric function Maj_n (kernels.boolean.symmetric), which reaches n in the thousands.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
-from kernels import popcounts, wht
-from kernels.cube import sign_vectors
+from kernels import popcounts
+from kernels.boolean import wht
+from kernels.boolean.cube import sign_vectors
 from proofs import majority as majority_proofs
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
@@ -135,7 +136,7 @@ def check_majority_coefficients(statement: CoefficientFormula, p, ctx) -> Verdic
     --------------
     (a) Every odd n <= n_exhaustive_max: the integer WHT of the truth table of Maj_n gives all 2^n
     coefficients; for each k, every S with |S| = k must equal the formula.  (b) Every odd n <=
-    n_symmetric_max and n = n_top: the exact Krawtchouk spectrum (kernels.symmetric, Python ints)
+    n_symmetric_max and n = n_top: the exact Krawtchouk spectrum (kernels.boolean.symmetric, Python ints)
     must equal the formula for all k.  (c) Parseval: sum_k C(n, k) coeff(n, k)^2 = 1 for the same n.
 
     Exactness

@@ -27,7 +27,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from kernels.mlp_cube import mlp_hinge_gradient
+from kernels.boolean.mlp_cube import mlp_hinge_gradient
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -250,7 +250,7 @@ def check_lemma_b3(statement: PairedGradientStatement, p, ctx) -> Verdict:
     For every (k, n) of the statement's domain with n <= n_max (printed: k = 2, n in {19, 21, 23}; k = 4
     needs n >= 50), a seeded paired init of r = 2 * pairs neurons (biases cycling over the whole grid
     {-1 + 1/k, ..., 1 - 1/k}) is drawn and its population gradient is computed by an exhaustive sum
-    over all 2^n points (kernels.mlp_cube): the hinge subgradient is taken from the *actual* network
+    over all 2^n points (kernels.boolean.mlp_cube): the hinge subgradient is taken from the *actual* network
     output, d(x) = -y 1[y f(x) < 1], so an unpaired init really changes it.  Each g_{i,j} and gamma_i
     is compared, as an exact rational, with the closed form, whose xi comes from Lemma B.1's printed
     formula (an independent route: binomials, no cube sum).  Details report f = 0 on the cube, the
@@ -448,7 +448,7 @@ def check_lemma_b4_claims_1_3(statement: PostStepStatement, p, ctx) -> Verdict:
     Checkable form
     --------------
     For k in {2, 4} and odd n <= n_max a seeded paired init with good pairs is drawn and its exact
-    gradient g is computed by the exhaustive cube sum of the actual hinge loss (kernels.mlp_cube).
+    gradient g is computed by the exhaustive cube sum of the actual hinge loss (kernels.boolean.mlp_cube).
     For tau = |xi_{k-1}| * {1/64, 1/4, 1, 3} and tau = the largest rational below Lemma B.4's
     |xi_{k-1}|/(16k sqrt(2n log(2k/eps))) at eps = 1/10, every perturbation of a family (random
     rationals in [-tau, tau], random corners, e = +tau, -tau and tau sign(g), which attain the bounds)

@@ -11,9 +11,9 @@ from typing import Callable
 
 import numpy as np
 
-from kernels.cube import chi, sign_vectors
-from kernels.hinge_opt import hinge_loss, hinge_min_l2_ball, hinge_min_lp
-from kernels.readout_sgd import readout_sgd, uniform_indices
+from kernels.boolean.cube import chi, sign_vectors
+from kernels.training.hinge_opt import hinge_loss, hinge_min_l2_ball, hinge_min_lp
+from kernels.training.readout_sgd import readout_sgd, uniform_indices
 
 from ..registry import (Context, Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim,
                         seed_blocks)
@@ -389,11 +389,11 @@ def check_convex_sgd(statement: ConvexSgdStatement, p, ctx) -> Verdict:
     M = 8 k^1.5.  F(u*) is bracketed independently of the SGD code: a dual lower bound
     max_{alpha in [0,1/N]^N} sum alpha - M||sum alpha_j y_j phi_j|| and a primal upper bound (SLSQP),
     with the gap recorded as a case (<= 1e-6) and the closed form 1/5 as a cross-check for (i).
-    For each (instance, M, T) the kernel kernels.readout_sgd runs ``runs`` seeded runs and returns
+    For each (instance, M, T) the kernel kernels.training.readout_sgd runs ``runs`` seeded runs and returns
     each run's exact (1/T) sum_{t=1}^T F(u^(t)) (a population pass after every step).  Pathwise
     statements compare the largest run with F*_lower + M rho / T^rate; expectation statements compare
     the upper confidence bound mean + 3 SE.  When a pathwise statement fails on instance (i) at a
-    square T, the worst run is replayed in exact rationals (same sampler, kernels.readout_sgd.
+    square T, the worst run is replayed in exact rationals (same sampler, kernels.training.readout_sgd.
     uniform_indices) and that exact replay is the witness.  The details list, per case, the fraction
     of runs that violate the pathwise bound (even against the upper bound of F*), and whether the
     textbook argument transfers to the printed index range t = 1..T: the telescoping proof gives

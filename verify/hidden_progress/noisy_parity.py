@@ -17,7 +17,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import chi, wht
+from kernels import chi
+from kernels.boolean import wht
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE

@@ -9,8 +9,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import popcounts, wht
-from kernels.symmetric import symmetric_spectrum
+from kernels import popcounts
+from kernels.boolean import wht
+from kernels.boolean.symmetric import symmetric_spectrum
 
 from typing import Callable
 

@@ -1,8 +1,8 @@
 """Shared machinery of the construction claims: instances, one executed ICGD block with its per-stage
 quantities, and the constants of Lemmas 2-6 and Theorem 1 (printed and corrected).
 
-Everything here is bookkeeping around kernels.gd_transformer (the explicit layers) and
-kernels.deep_gd (the true forward pass, backprop and gradient); no claim is decided here.
+Everything here is bookkeeping around kernels.constructions.gd_transformer (the explicit layers) and
+kernels.constructions.deep_gd (the true forward pass, backprop and gradient); no claim is decided here.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import deep_gd as G
-from kernels import gd_transformer as T
-from kernels import relu_approx as RA
+from kernels.constructions import deep_gd as G
+from kernels.constructions import gd_transformer as T
+from kernels.constructions import relu_approx as RA
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
-"""The (2N+4)-layer ICGD block of seed 001 executed with explicit weights (kernels.gd_transformer):
+"""The (2N+4)-layer ICGD block of seed 001 executed with explicit weights (kernels.constructions.gd_transformer):
 the specification of Problems 1/2 (E02), the per-stage errors of Lemmas 2-6 (E07-E11), Theorem 1's
 gradient error (E12) and the trajectory of Corollary 1.1 (E13).
 
 Every check builds the layers (Q, K, V, W_1, W_2 as arrays), runs them on an in-context prompt and
-compares each scratch slot with the true quantity computed by plain numpy (kernels.deep_gd: forward
+compares each scratch slot with the true quantity computed by plain numpy (kernels.constructions.deep_gd: forward
 pass, r', u, backprop vectors s, gradient).  Approximants: r_hat, r_hat' are piecewise-linear
 interpolants in Def-4 normal form on [-R, R] with eps = h^2 sup|g''|/8 (a rigorous sup bound of the
 interpolation error on [-R, R]); for r(t) = t the exact affine sums t + eps and 1; u_hat is the exact
@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from kernels import deep_gd as G
-from kernels import gd_transformer as T
-from kernels.projected_gd import box_projection, inexact_pgd
+from kernels.constructions import deep_gd as G
+from kernels.constructions import gd_transformer as T
+from kernels.constructions.projected_gd import box_projection, inexact_pgd
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -149,10 +149,10 @@ def check_lemma_2(statement: Lemma2Statement, p, ctx) -> Verdict:
     Checkable form
     --------------
     The layers are built and executed on the prompt; for every layer j the left side is
-    max_{i <= n} ||p_hat_i(j) - p_i(j)||_2 (p from kernels.deep_gd.forward), the right side the
+    max_{i <= n} ||p_hat_i(j) - p_i(j)||_2 (p from kernels.constructions.deep_gd.forward), the right side the
     coefficient of (3.9) times eps_r, where r_hat is the piecewise-linear interpolant on [-R_1, R_1]
     and eps_r = h^2 sup|r''|/8 (>= its true sup error there).  Part norm_B_theta: the norm (C.1) of each
-    forward layer (kernels.gd_transformer.layer_norm_B) against norm_offset + K C_1, C_1 = sum |c_h| of
+    forward layer (kernels.constructions.gd_transformer.layer_norm_B) against norm_offset + K C_1, C_1 = sum |c_h| of
     r_hat.  Statement (``printed``): the statement is existential in the layers, so it is checked with the
     paper's construction built on a radius the arguments never leave: R_1 = R_0 + B_v E_r eps_r with
     R_0 = B_v max{B_x, sqrt(K) Bbar_r}, Bbar^1 = max_{|t| <= B_v B_x}|r|, Bbar^j =
@@ -536,7 +536,7 @@ def check_lemma_5(statement: Lemma5Statement, p, ctx) -> Verdict:
     --------------
     (a) With the r_hat', g produced by the preceding layers, the EWML outputs must equal the recursion
     computed directly in numpy, to 1e-12 relative.  (b) With r(t) = t and exact affine approximants
-    (eps = 0), s_hat must equal the true backprop vectors s of kernels.deep_gd (1e-12).  (c) s_hat of
+    (eps = 0), s_hat must equal the true backprop vectors s of kernels.constructions.deep_gd (1e-12).  (c) s_hat of
     the test token is exactly 0.  Random instances with N = 3 (so V_2 is a non-symmetric K x K matrix).
 
     Exactness
@@ -844,7 +844,7 @@ def check_theorem_1(statement: Theorem1Statement, p, ctx) -> Verdict:
     Checkable form
     --------------
     The whole block is built with explicit weights and executed (eta = 0.1, n = 3..6 examples);
-    grad_hat is read off the w-slot after the GD-step layer, grad is kernels.deep_gd's gradient.  The
+    grad_hat is read off the w-slot after the GD-step layer, grad is kernels.constructions.deep_gd's gradient.  The
     left side ||grad_hat - grad||_2 is compared with the proof's bound at the eps's of the interpolants
     (bound linear in the eps's, so this is the theorem's eps-to-accuracy map).  Printed: the lemmas'
     radii and the printed constants (sqrt(P), (3.22)-(3.24)); corrected: corrected radius,
@@ -1123,7 +1123,7 @@ def check_corollary_1_1(statement: TrajectoryStatement, p, ctx) -> Verdict:
     here, and the printed bound's (1 + n L_f)^l is a typo of (1 + eta L_f)^l (seed001.lemma_14_inexact_pgd
     refutes the printed form on quadratics).  The mechanism is checked: L blocks of the executed
     construction (tanh, N = 2, K = 3, d = 1, n = 5, corrected radius, H intervals) against exact
-    projected GD from the same random w^0 in W (kernels.projected_gd.inexact_pgd).  With the measured
+    projected GD from the same random w^0 in W (kernels.constructions.projected_gd.inexact_pgd).  With the measured
     gradient errors delta_l = ||grad_hat - grad||(w_hat^l) and local ratios rho_l =
     ||grad(w_hat^l) - grad(w_GD^l)|| / ||w_hat^l - w_GD^l||, nonexpansiveness of the projection gives
     e_{l+1} <= (1 + eta rho_l) e_l + eta delta_l; the check asserts the measured e_l against this

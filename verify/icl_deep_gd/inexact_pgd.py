@@ -1,6 +1,6 @@
 """Lemma 14 of seed 001 (Lemma G.1 of Bai et al. 2023): inexact projected gradient descent, error
 accumulation and gradient-mapping convergence (E14), on functions with known smoothness
-(kernels.projected_gd)."""
+(kernels.constructions.projected_gd)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.projected_gd import (
+from kernels.constructions.projected_gd import (
     CosineSum,
     Quadratic,
     box_projection,

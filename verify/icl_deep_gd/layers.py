@@ -1,7 +1,7 @@
 """The layer definitions of seed 001: ReLU attention and its norm (Defs 7-9, E05), the gamma operator and
 the element-wise multiplication layer (Defs 5-6, E06), and the Softmax block FF o Attn o FF (F.1, Def 11;
 E16), each checked by comparing the printed matrix formula with the printed token-wise formula on
-random instances (kernels.gd_transformer).
+random instances (kernels.constructions.gd_transformer).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import gd_transformer as T
+from kernels.constructions import gd_transformer as T
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -112,7 +112,7 @@ def check_def_7(statement: AttnFormula, p, ctx) -> Verdict:
     Checkable form
     --------------
     Random heads (M in [1, 4], D in [2, 6], q in [1, 4], T in [2, 6] tokens): the statement's matrix
-    formula against the token-wise formula (kernels.gd_transformer.ReLUAttention, which the
+    formula against the token-wise formula (kernels.constructions.gd_transformer.ReLUAttention, which the
     construction uses, as do the proofs of Lemmas 2-3), max abs difference <= 1e-12 (1 + max|out|).
     Column i of (V H) relu((Q H)^T (K H)) is sum_s relu(<Q h_s, K h_i>) V h_s: query and key are
     swapped relative to the token form.  Corrected matrix form: (V H) relu((K H)^T (Q H)).
@@ -204,7 +204,7 @@ def check_def_6(statement: EWMLFormula, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Random heads and tokens: the matrix formula against the token form (kernels.gd_transformer.EWML),
+    Random heads and tokens: the matrix formula against the token form (kernels.constructions.gd_transformer.EWML),
     max abs difference <= 1e-12 (1 + max|out|).
 
     Exactness
@@ -223,7 +223,7 @@ def check_def_6(statement: EWMLFormula, p, ctx) -> Verdict:
     -----
     Verdict (second reader): confirmed.  The relu in the proof of Lemma 5 (l.839) and the sum index
     "i = 1..m" (for m = 1..M) are slips outside Def 6's statement; the construction uses the product
-    without relu (kernels.gd_transformer.EWML) and Lemma 5 is checked with it
+    without relu (kernels.constructions.gd_transformer.EWML) and Lemma 5 is checked with it
     (seed001.lemma_5_backprop_ewml), so neither is an erratum of this claim.
     The printed sum index "i = 1..m" is a typo for m = 1..M.  EWML is not a standard transformer layer:
     it has no cross-token mixing and computes a cubic polynomial of one token.

@@ -1,7 +1,7 @@
 """The N-layer target network of seed 001 and its gradient: Def 1/2 parameter counts (E01), Lemma 1 with
 the recursion (3.7)/(3.8) (E03), and different input/output dimensions (Def 10, Lemma 15; E15).
 
-The gradient is computed by kernels.deep_gd.backprop_gradient (the recursion as printed) and compared
+The gradient is computed by kernels.constructions.deep_gd.backprop_gradient (the recursion as printed) and compared
 with an independent route: sympy differentiation of the symbolic risk with rational data and a
 polynomial activation (exact), and central finite differences for tanh/softplus/sin (float).
 """
@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from kernels import deep_gd as G
+from kernels.constructions import deep_gd as G
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -117,7 +117,7 @@ def check_def_1(statement: CountStatement, p, ctx) -> Verdict:
     Checkable form
     --------------
     For every N in [2, max_N] and K, d in [1, max_width] the matrices V_j are filled with distinct
-    integers, flattened row by row (kernels.deep_gd.flatten), and the closed form D_j must equal the
+    integers, flattened row by row (kernels.constructions.deep_gd.flatten), and the closed form D_j must equal the
     enumerated prefix length; the slice w[D_{j-1}:D_j] must be exactly the rows of V_j, and
     unflatten(flatten(V)) == V.
 
@@ -280,7 +280,7 @@ def check_lemma_1(statement: GradientStatement, p, ctx) -> Verdict:
     Checkable form
     --------------
     (a) Exact: r(t) = t + t^2/2, weights in {-3..3}/4, data in {-3..3}/3 and {-2..2}/2, N in {2, 3},
-    K, d in {1, 2}, n = 2: the recursion in Fractions (kernels.deep_gd.backprop_gradient on object
+    K, d in {1, 2}, n = 2: the recursion in Fractions (kernels.constructions.deep_gd.backprop_gradient on object
     arrays) must equal, entry by entry, sympy's derivative of the symbolic risk evaluated at the
     weights.  (b) Float: tanh / softplus / sin, random N <= max_N, K, d <= 3, n <= 5, weights in
     [-1, 1], Gaussian data: max |recursion - central differences| / max(1, max|FD|) <= 1e-7.

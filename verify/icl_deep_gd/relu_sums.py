@@ -1,5 +1,5 @@
 """Def 4 (sums of ReLUs in normal form) and Lemma 7 (smooth functions are approximable) of seed 001,
-checked constructively with kernels.relu_approx (E04)."""
+checked constructively with kernels.constructions.relu_approx (E04)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import deep_gd as G
-from kernels import relu_approx as RA
+from kernels.constructions import deep_gd as G
+from kernels.constructions import relu_approx as RA
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from ..sharpness import maximize_continuous
@@ -165,7 +165,7 @@ def check_lemma_7(statement: Lemma7Statement, p, ctx) -> Verdict:
     --------------
     The paper gives no construction (it cites Bai et al.); the construction the paper's proofs use in
     1-D is a sum of ReLUs in normal form, checked here as the piecewise-linear interpolant
-    (kernels.relu_approx.pl_interpolant: H + 1 units, ||a_h||_1 = 1).  Parts: normal_form (max ||a_h||_1
+    (kernels.constructions.relu_approx.pl_interpolant: H + 1 units, ||a_h||_1 = 1).  Parts: normal_form (max ||a_h||_1
     <= norm_a), sup_error (dense-grid error <= interp_const h^2 sup|g''|, h = 2R/H, for r and r' of tanh,
     softplus, sin, R in {1, 3, 6}), H_bound and C_bound for the construction built for a target eps
     (H = knots_for_accuracy, units = H + 1) with the statement's constants C_H, C_C, and L_i measured on

@@ -2,7 +2,7 @@
 Markov Chains" (Edelman, Edelman, Goel, Malach, Tsilivis; arXiv 2402.11004).
 
 Catalog: thesis_ch8_induction_heads.md (not shipped; see docs/sources.md) (entries C1-C23).  Kernels:
-kernels.markov_icl (sampler, strategies, T-tensor K1, quadrature K2, run classes K3, minimal model K4)
+kernels.sequence.markov_icl (sampler, strategies, T-tensor K1, quadrature K2, run classes K3, minimal model K4)
 and kernels.training.induction (transformer K5, the Prop. 8.2 construction, trainers).  Modules:
 
 * ``data_model``     C1-C5    ICL-MC sampler, Dirichlet posterior, Remark 8.1, unigram, strategy losses

@@ -21,7 +21,7 @@ import functools
 import numpy as np
 import sympy as sp
 
-from kernels.markov_icl import diag_nodes, k2_matrices, k2_nodes, t_tensor
+from kernels.sequence.markov_icl import diag_nodes, k2_matrices, k2_nodes, t_tensor
 
 A_, B_, S_, Q_ = sp.symbols("a b s q")
 HALF = sp.Rational(1, 2)

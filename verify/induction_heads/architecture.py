@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels.markov_icl import (
+from kernels.sequence.markov_icl import (
     k2_exact_losses,
     last_token_kl,
     minimal_model_forward,
@@ -324,7 +324,7 @@ def check_proposition_8_2(statement: BigramConstruction, p, ctx) -> Verdict:
         kl = last_token_kl(row, q)
         if best is None or kl.mean() < best[1]:
             best = (float(a), float(kl.mean()), float(kl.std(ddof=1) / math.sqrt(len(kl))))
-    from kernels.markov_icl import strategy_predictions
+    from kernels.sequence.markov_icl import strategy_predictions
 
     uni = float(last_token_kl(row, strategy_predictions(x, 2, "unigram")).mean())
     big = float(last_token_kl(row, strategy_predictions(x, 2, "bigram")).mean())

@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from kernels.markov_icl import (
+from kernels.sequence.markov_icl import (
     k2_exact_losses,
     last_token_kl,
     sample_chains,
@@ -80,7 +80,7 @@ def check_data_model(statement: DataModel, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    With the sampler kernels.markov_icl (n chains, k in {2, 3, 5}), rows drawn from Dir(statement.alpha):
+    With the sampler kernels.sequence.markov_icl (n chains, k in {2, 3, 5}), rows drawn from Dir(statement.alpha):
     (o) flat_is_uniform: the second moment E P_00^2 equals the uniform-simplex value 2/(k(k+1)) (the
     Beta(1, k-1) marginal of the uniform law on the simplex) within 4 s.e.; (i) pi P = pi to 1e-12 and pi >= 0
     for every sampled P; (ii) conditional stationarity: the mean of 1{x_s = 0} - pi_0(P) over chains is

@@ -3,7 +3,7 @@ the exact expected W-gradient (E.8-E.13), the k = 2 closed forms (E.15-E.22), th
 constants B, A (E.23-E.25), and the v-update (E.26-E.29).  Catalog entries C10-C15.
 
 Units: c = eta = 1, so that the first-step W update is G_W = sum_j E T_j and the v update is
-G_v(j) = sum_{ml} E T_{j,m,l} (T = kernel K1, kernels.markov_icl.t_tensor).
+G_v(j) = sum_{ml} E T_{j,m,l} (T = kernel K1, kernels.sequence.markov_icl.t_tensor).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from kernels.markov_icl import (
+from kernels.sequence.markov_icl import (
     enumerate_expectation,
     linear_coefficients,
     random_rational_chain,
@@ -118,7 +118,7 @@ def check_first_step_gradient(statement: GradientFormula, p, ctx) -> Verdict:
     For random rational chains P (entries > 0) and exact pi (Fraction Gaussian elimination), k = 2 with
     t <= t2_max and k = 3 with t <= t3_max: the printed triple sum (evaluated literally, c = 1) equals
     the exact expectation over all k^{t+1} sequences x ~ (pi, P) of the coefficient of W_ml in -L
-    (kernels.markov_icl.linear_coefficients: the minimal model's derivative, summed over j since
+    (kernels.sequence.markov_icl.linear_coefficients: the minimal model's derivative, summed over j since
     v = 1).  The fast K1 form sum_j T_{j,m,l} is checked equal to the same enumeration.
 
     Exactness

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.markov_icl import (
+from kernels.sequence.markov_icl import (
     k2_exact_losses,
     last_token_kl,
     sample_chains,

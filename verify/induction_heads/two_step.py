@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from kernels.markov_icl import (
+from kernels.sequence.markov_icl import (
     k2_matrices,
     minimal_model_forward,
     sample_chains,

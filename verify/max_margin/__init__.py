@@ -11,7 +11,7 @@ Catalog: thesis_ch7_max_margin.md (not shipped; see docs/sources.md).  Modules, 
 * ``training``   A1, F, X3    GD with small L_{2,3} weight decay approaches gamma* (Thm 7.1), neurons
                               become single-frequency, all frequencies used (figures)
 
-Kernels: kernels.groups (finite groups, real orthogonal irreps), kernels.margin (margins,
+Kernels: kernels.algebra.groups (finite groups, real orthogonal irreps), kernels.algebra.margin (margins,
 constructions, single-neuron maxima, games), kernels.training.quadratic_margin (GD), proofs.max_margin.
 """
 

@@ -8,8 +8,8 @@ from functools import cache
 
 import numpy as np
 
-from kernels import margin as K
-from kernels.groups import group_by_name
+from kernels.algebra import margin as K
+from kernels.algebra.groups import group_by_name
 
 #: relative tolerance of float64 cross-route equalities of exhaustive sums: the tables have at most
 #: 113^3 ~ 1.4e6 entries with O(p) summands each, so accumulated rounding stays below 1e-13 relative;
@@ -134,7 +134,7 @@ def cyclic_best_block_network(p: int) -> float:
 
 @cache
 def group_construction_info(name: str, exponent: float = 1 / 3) -> dict:
-    """kernels.margin.normalized_margin of the D.15 + D.16 network with scaling d^exponent (cached)."""
+    """kernels.algebra.margin.normalized_margin of the D.15 + D.16 network with scaling d^exponent (cached)."""
     G = group(name)
     U, V, W = K.group_trace_construction(G, scale_exponent=exponent)
     F = K.quadratic_logits(U, V, W)

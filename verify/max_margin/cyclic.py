@@ -3,8 +3,8 @@ all frequencies used (B1-B8), the memorizing construction (E), even p via a fini
 width-3(p-1) construction (X4).
 
 Everything is finite: networks are evaluated exhaustively on all p^2 inputs x p labels
-(kernels.margin.quadratic_logits), single-neuron maxima are found numerically on the sphere of R^{3p}
-(kernels.margin.single_neuron_max), and the finite games are linear programmes (kernels.margin.game_value).
+(kernels.algebra.margin.quadratic_logits), single-neuron maxima are found numerically on the sphere of R^{3p}
+(kernels.algebra.margin.single_neuron_max), and the finite games are linear programmes (kernels.algebra.margin.game_value).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from functools import cache
 
 import numpy as np
 
-from kernels import margin as K
+from kernels.algebra import margin as K
 from proofs import max_margin as PR
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim

@@ -12,7 +12,7 @@ import math
 import numpy as np
 from scipy.optimize import linprog
 
-from kernels import margin as K
+from kernels.algebra import margin as K
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -614,7 +614,7 @@ def check_lemma_7_6(st, p, ctx) -> Verdict:
     --------------
     Candidate pairs: (Z_7 construction, uniform tau), (S3 construction, D.14 tau), (S3 network of the
     two sign-representation neurons, uniform tau).  For each, the statement's hypotheses are tested
-    with kernels.margin.certificate: (7.1) margin spread <= 1e-11; (7.3) every neuron's normalized
+    with kernels.algebra.margin.certificate: (7.1) margin spread <= 1e-11; (7.3) every neuron's normalized
     weighted margin equals the numerical single-neuron max for that tau (rtol 1e-7); C.1 wrong-logit
     spread <= 1e-11.  Every candidate that passes must satisfy the conclusion: normalized margin h =
     single-neuron max (rtol 1e-7), which is gamma* by weak duality.

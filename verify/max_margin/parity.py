@@ -2,7 +2,7 @@
 construction (C3) and the necessity of width 2^{k-1} for k <= 3 (X4, parity part).
 
 Networks f(x) = sum_i (u_i . x)^k w_i, w_i in R^2, are evaluated on all 2^n inputs
-(kernels.margin.parity_margins); single-neuron maxima by L-BFGS on the sphere of R^{n+2}.
+(kernels.algebra.margin.parity_margins); single-neuron maxima by L-BFGS on the sphere of R^{n+2}.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import margin as K
+from kernels.algebra import margin as K
 from proofs import max_margin as PR
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim

@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 
-from kernels import margin as K
+from kernels.algebra import margin as K
 from kernels.training.quadratic_margin import train_quadratic_margin
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim

@@ -3,7 +3,7 @@ reported tabular results and compute budget (Sec. 6.4.2, App. C.3.3-C.3.4).
 
 Training: kernels.training.train_two_layer (2-layer ReLU MLP, hinge loss, SGD with batch 32, lr 0.1,
 weight decay 0.01, the paper's protocol) on the offline (n, k) = (20, 3) sparse parity with m training
-samples, dense (PyTorch default) or 2-sparse first-layer initialisation (kernels.pareto_init).  Success =
+samples, dense (PyTorch default) or 2-sparse first-layer initialisation (kernels.training.pareto_init).  Success =
 held-out accuracy >= 90% (test error <= 10%, the paper's criterion) on 1000 fresh samples within T
 steps.  Every run's randomness is its seed (counter-based streams), so the grid is reproducible bit for bit.
 """
@@ -19,8 +19,8 @@ from math import comb
 import numpy as np
 from scipy import stats
 
-from kernels.pareto_init import sparse_theta0
-from kernels.sq_frontier import mlp_params
+from kernels.training.pareto_init import sparse_theta0
+from kernels.boolean.sq_frontier import mlp_params
 from kernels.training.two_layer import train_two_layer
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
@@ -539,7 +539,7 @@ def check_lottery_ticket(statement: LotteryTicket, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    CPU size (n, k) = (20, 4) online, width 100, 2-sparse init (kernels.pareto_init), batch 32, lr 0.1,
+    CPU size (n, k) = (20, 4) online, width 100, 2-sparse init (kernels.training.pareto_init), batch 32, lr 0.1,
     wd 0.01, hinge, success = 90% held-out accuracy within ``steps``: ``tickets`` wide runs; the top-5
     neurons (first-layer norm) rewound and retrained ``retrains`` times each; as many random 2-sparse
     width-5 nets on the same data seeds.  One-sided Fisher exact test that rewound tickets succeed more

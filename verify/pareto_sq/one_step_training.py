@@ -1,10 +1,10 @@
 """Theorem 6.4 / C.11 executed at small sizes: one large first-layer step from the over-sparse
 initialisation, then convex training of the readout (App. C.2.2, lines 4195-4466).
 
-The algorithm is kernels.pareto_one_step (initialisation of lines 4195-4225 with the corrected bias set,
+The algorithm is kernels.boolean.pareto_one_step (initialisation of lines 4195-4225 with the corrected bias set,
 the step of the proof of Lemma C.6 (3) with lambda = 1 and eta = 1/(2k|C_{k,s}|), the regularised hinge
 readout of Lemma C.9 with lambda = eps/B_k^2, solved to a certified duality gap).  Its independent
-prediction is the exact population-step law of :func:`kernels.pareto_one_step.expected_uncovered`
+prediction is the exact population-step law of :func:`kernels.boolean.pareto_one_step.expected_uncovered`
 (hypergeometric closed form built from Lemma C.2's p_good and Lemma C.3's C_{k,s}, c_{k,s}).
 """
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from kernels.cube import sign_vectors
-from kernels.oversparse import p_good_oversparse, parity_readout, xi_rel
-from kernels.pareto_one_step import (
+from kernels.boolean.cube import sign_vectors
+from kernels.boolean.oversparse import p_good_oversparse, parity_readout, xi_rel
+from kernels.boolean.pareto_one_step import (
     OneStepInit,
     bias_values,
     expected_uncovered,
@@ -177,7 +177,7 @@ def check_one_step_training(statement: OneStepRecipe, p, ctx) -> Verdict:
         population gradient), ``inits`` initialisations per width; its mean must lie within the
         empirical-Bernstein 99.9% band (Maurer-Pontil, U in [0, 1/2]) of the closed form
         E[U_r] = sum_{t = ±2} P[s_x = t] E[(1 - p_good a(x))^{r/2} | s_x = t]
-        (kernels.pareto_one_step.expected_uncovered), which falls with r to the floor
+        (kernels.boolean.pareto_one_step.expected_uncovered), which falls with r to the floor
         P[s_x = ±2, a(x) = 0] = 0.086 (points where the c-term of every good neuron outweighs the margin
         1/64: a finite-n effect that vanishes as n grows, 0.014 at n = 16).
     (3) Sample step + convex readout: with m = m_max samples (one sample per run, used for both steps)
@@ -340,7 +340,7 @@ def check_sample_scaling(statement: SampleScaling, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Monte Carlo (kernels.pareto_one_step.truncation_success_counts): good neuron of the eps-perturbed
+    Monte Carlo (kernels.boolean.pareto_one_step.truncation_success_counts): good neuron of the eps-perturbed
     init (integer weights M = 2(n-s)+1 on S', 1 elsewhere, bias 0), sample gradient
     g_i = (1/m) sum chi_S(x) 1[<w,x> > 0] x_i, truncation gamma = |xi_rel|/2 (the middle of the gap);
     success iff {i : |g_i| > gamma} = S minus S'.  For (k, s) = (4, 2) and n in {13, 19, 27, 39} (n - s odd,

@@ -1,9 +1,9 @@
 """Over-sparse initialisation (App. C.2.2): Lemmas C.2-C.4, C.6 (readout), C.10, the rho bounds of
 O'Donnell Thm 5.22, Theorem 6.4 / C.11 (width requirement) and the exact-sparsity remark.
 
-Independent routes: closed forms of kernels.oversparse (O'Donnell's formula for Maj_N^(t)) against the
-exhaustive cube sums of kernels.oversparse.correlation_vector (every point of {±1}^n), the exact
-Krawtchouk spectrum of majority (kernels.symmetric), exhaustive subset enumeration, and exact binomial
+Independent routes: closed forms of kernels.boolean.oversparse (O'Donnell's formula for Maj_N^(t)) against the
+exhaustive cube sums of kernels.boolean.oversparse.correlation_vector (every point of {±1}^n), the exact
+Krawtchouk spectrum of majority (kernels.boolean.symmetric), exhaustive subset enumeration, and exact binomial
 tails (scipy.stats.binom).
 """
 
@@ -19,7 +19,7 @@ from math import comb
 import numpy as np
 from scipy import stats
 
-from kernels.oversparse import (
+from kernels.boolean.oversparse import (
     C_ks,
     c_ks,
     correlation_vector,
@@ -28,7 +28,7 @@ from kernels.oversparse import (
     parity_readout,
     rho,
 )
-from kernels.symmetric import symmetric_spectrum
+from kernels.boolean.symmetric import symmetric_spectrum
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -37,7 +37,7 @@ CONTRACT_AUDITED = True
 
 
 def majority_spectrum_ties_minus(N: int) -> list[Fraction]:
-    """Exact spectrum of Maj_N with sign(0) = -1 through the Krawtchouk route (kernels.symmetric)."""
+    """Exact spectrum of Maj_N with sign(0) = -1 through the Krawtchouk route (kernels.boolean.symmetric)."""
     return symmetric_spectrum([1 if N - 2 * j > 0 else -1 for j in range(N + 1)])
 
 
@@ -104,7 +104,7 @@ def check_good_probability(statement: GoodProbabilityBound, p, ctx) -> Verdict:
     Checkable form
     --------------
     (a) Exhaustive enumeration of all s-subsets for n <= n_enum: the good fraction equals
-    C(n-k, s-k)/C(n, s) (kernels.oversparse.p_good_oversparse).  (b) For every n <= n_max, k <= k_max
+    C(n-k, s-k)/C(n, s) (kernels.boolean.oversparse.p_good_oversparse).  (b) For every n <= n_max, k <= k_max
     and s_min(k) <= s <= n: p_good >= lower(n, k, s); one case per (n, k), the s with the smallest ratio
     p_good / lower (all s are compared).
 
@@ -345,7 +345,7 @@ def check_bad_neurons(statement: BadNeuronBound, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Exhaustive cube sums (kernels.oversparse.correlation_vector) for random bad neurons with
+    Exhaustive cube sums (kernels.boolean.oversparse.correlation_vector) for random bad neurons with
     |S \\ supp w| = 1 and 2, at (k, s, n) = (2, 9, 12), (2, 9, 13), (4, 17, 19): the l1 norm of the exact
     vector against bound(k, s).  The proof's structure (vector = C e_i when S \\ w = {i}, 0 when
     |S \\ w| >= 2) is recorded in the details.
@@ -477,7 +477,7 @@ def check_rho_bounds(statement: RhoBounds, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Exact W^v[Maj_N] (Fractions, kernels.oversparse.maj_hat) for odd v <= 21 and odd N in [v, N_max]
+    Exact W^v[Maj_N] (Fractions, kernels.boolean.oversparse.maj_hat) for odd v <= 21 and odd N in [v, N_max]
     against rho(v); the upper bound for even k <= 20, odd s in (4k, N_max]; rho(k+1) < rho(k-1).
 
     Exactness
@@ -593,7 +593,7 @@ def check_parity_readout(statement: BiasSet, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    For every even k <= k_max: solve the linear system exactly (sympy, kernels.oversparse.parity_readout);
+    For every even k <= k_max: solve the linear system exactly (sympy, kernels.boolean.oversparse.parity_readout);
     then EXECUTE the construction: on {±1}^n (n = p["n"] >= k) evaluate
     v_0 + sum_j v_j relu(s_x/2k + beta_j) + v'_j relu(-s_x/2k + beta_j) at every point with Fractions
     and compare with chi_S(x) at every point.  No solution counts as all 2^n points wrong.
@@ -626,7 +626,7 @@ def check_parity_readout(statement: BiasSet, p, ctx) -> Verdict:
     Draw the biases from {beta_0, ..., beta_{k/2-1}} (k/2 values, j = 0..k/2-1); then V is (k+1) x (k+1),
     invertible, and psi* represents chi_S exactly (B_k = ||v||, reported in the details).
     """
-    from kernels.hinge_opt import hinge_min_lp
+    from kernels.training.hinge_opt import hinge_min_lp
 
     ev = Evidence("eq", rigor=Rigor.EXACT)
     for k in sorted(range(2, p["k_max"] + 1, 2), key=lambda k: (k == 2, k)):  # k = 2 last: printed set empty there

@@ -2,7 +2,7 @@
 (E2), Lemma C.1 (E3), Proposition 6.3 (E4, with the frontier surface) and the warm-up SQ algorithms (E5).
 
 Independent routes: exhaustive Walsh-Hadamard transforms of derivative tables of concrete models
-(kernels.sq_frontier) against the Parseval counting bounds; Monte Carlo runs of ERM, SQ searches and
+(kernels.boolean.sq_frontier) against the Parseval counting bounds; Monte Carlo runs of ERM, SQ searches and
 empirical gradients against closed-form probabilities, with one-sided Clopper-Pearson bounds.
 """
 
@@ -17,9 +17,10 @@ from math import comb
 import numpy as np
 from scipy import stats
 
-from kernels import chi, popcounts, subsets_of_size, wht
-from kernels.oversparse import p_good_undersparse, xi_rel
-from kernels.sq_frontier import (
+from kernels import chi, popcounts, subsets_of_size
+from kernels.boolean import wht
+from kernels.boolean.oversparse import p_good_undersparse, xi_rel
+from kernels.boolean.sq_frontier import (
     frontier_ratio,
     mlp_params,
     tanh_mlp_tables,
@@ -308,7 +309,7 @@ def check_parseval_average(statement: ParsevalAverage, p, ctx) -> Verdict:
     Checkable form
     --------------
     (a) Random tanh MLPs (|v_j| <= 1, hence |d_i h| <= 1 on the cube), n in [6, n_max], k in {2, 3},
-    every parameter: one WHT per derivative table (kernels.sq_frontier.visibility) gives
+    every parameter: one WHT per derivative table (kernels.boolean.sq_frontier.visibility) gives
     E_S[corr^2] = sum_{|S|=k} corr^2 / C(n, k) <= bound(n, k); the largest value per model is one case.
     (b) The tight instance h_theta = sum theta_S' chi_S' (d h/d theta_S' = chi_S'): E_S[corr^2] = 1/C(n, k)
     exactly (integer WHT).

@@ -1,9 +1,9 @@
 """Under-sparse initialisation (App. C.2.3): Lemmas C.12-C.15, Theorem 6.5 / C.16 (gap ratio) and the
 exponents of the informal Theorem 6.1.
 
-Independent routes: closed forms of kernels.oversparse (maj_hat, half_hat, xi_rel, xi_irr) against the
-exhaustive cube sums of kernels.oversparse.correlation_vector with integer-scaled epsilon-perturbed
-weights (kernels.oversparse.undersparse_weights) and the exhaustive Walsh-Hadamard transform of Half_s.
+Independent routes: closed forms of kernels.boolean.oversparse (maj_hat, half_hat, xi_rel, xi_irr) against the
+exhaustive cube sums of kernels.boolean.oversparse.correlation_vector with integer-scaled epsilon-perturbed
+weights (kernels.boolean.oversparse.undersparse_weights) and the exhaustive Walsh-Hadamard transform of Half_s.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from math import comb
 
 import numpy as np
 
-from kernels import popcounts, wht
-from kernels.oversparse import (
+from kernels import popcounts
+from kernels.boolean import wht
+from kernels.boolean.oversparse import (
     C_ks,
     correlation_vector,
     half_hat,
@@ -27,7 +28,7 @@ from kernels.oversparse import (
     xi_irr,
     xi_rel,
 )
-from kernels.symmetric import symmetric_spectrum
+from kernels.boolean.symmetric import symmetric_spectrum
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -109,7 +110,7 @@ def check_half_coefficients(statement: HalfFormula, p, ctx) -> Verdict:
     --------------
     (a) m <= m_wht: the exhaustive integer WHT of the truth table of Half_{2m} on {±1}^{2m}; every
     2j-subset coefficient equals value(m, j), and all odd-level coefficients vanish.  (b) m <= m_max:
-    the exact Krawtchouk spectra (kernels.symmetric) of Half_{2m} and of Maj_{2m+1} equal value(m, j).
+    the exact Krawtchouk spectra (kernels.boolean.symmetric) of Half_{2m} and of Maj_{2m+1} equal value(m, j).
 
     Exactness
     ---------
@@ -206,7 +207,7 @@ def _undersparse_cases(statement: UnderSparseFormula, p, ctx, inside: bool) -> V
 _C13_DOC_COMMON = """
     Checkable form
     --------------
-    Exhaustive cube sums of 1[<w, x> > 0] x_i chi_S(x) (kernels.oversparse.correlation_vector) with the
+    Exhaustive cube sums of 1[<w, x> > 0] x_i chi_S(x) (kernels.boolean.oversparse.correlation_vector) with the
     integer weights M = 2(n-s)+1 on S' and 1 elsewhere (the exact equivalent of weight 1 and epsilon <
     1/(n-s): the epsilon part decides only ties of the S' part, strictly); random S and S' (half of them
     good, S' inside S, half arbitrary), every coordinate of the lemma's range, (n, k, s) in
@@ -457,7 +458,7 @@ def check_gap_ratio(statement: GapRatio, p, ctx) -> Verdict:
     Checkable form
     --------------
     (a) n <= n_exhaustive: xi_rel and xi_irr read off the exhaustive correlation vector of a good neuron
-    (kernels.oversparse.correlation_vector, integer-scaled weights); (b) n <= n_max: the closed forms
+    (kernels.boolean.oversparse.correlation_vector, integer-scaled weights); (b) n <= n_max: the closed forms
     of Lemma C.15 (checked against (a) by lemma_C.15); the exact ratio |xi_rel/xi_irr| must equal
     ratio(n, k, s), for (k, s) in {(4, 2), (6, 2), (6, 4), (8, 2)} and every n in [k+2, n_max].
 
@@ -765,14 +766,14 @@ def check_one_step(statement: OneStep, p, ctx) -> Verdict:
     --------------
     (a) Execute the step exactly: good neuron (S' inside S, weight 1 on S', eps = 1/(4(n-s)) elsewhere),
     hinge loss at f = 0 so grad_{w_i} = -u E[chi_S 1[<w,x> > 0] x_i] (exhaustive cube sums,
-    kernels.oversparse.correlation_vector with integer-scaled weights), u = sign(xi_rel);
+    kernels.boolean.oversparse.correlation_vector with integer-scaled weights), u = sign(xi_rel);
     w' = (1 - lambda) w - eta * T_gamma(grad) with T_gamma zeroing entries |g| <= gamma.  Compare w' with
     eps/(2k) on S' (exact), eps/(2k) on S minus S' up to the eps^2/k the proof ignores, and irr(k, eps) off S
     (exact).  (k, s) in {(4, 2), (6, 2), (6, 4)}, n from max(k + 3, 2k - s + 1) (where the gap ratio
     (n-k)/(k-s-1) of the proof exceeds 1) to n_max.  (b) The idealised features
     relu(s_x + beta) (units eps/2k, s_x = sum_{i in S} x_i) for beta in the bias set, plus a constant:
     min average hinge loss of a readout over the k+1 values of s_x with labels (-1)^{(k - s_x)/2}
-    (LP, kernels.hinge_opt.hinge_min_lp) must be <= 1e-6 (exactly 0 when the parity is representable
+    (LP, kernels.training.hinge_opt.hinge_min_lp) must be <= 1e-6 (exactly 0 when the parity is representable
     with margin 1; HiGHS tolerances are ~1e-9), for k in {2, 4, 6, 8}.
 
     Exactness
@@ -800,7 +801,7 @@ def check_one_step(statement: OneStep, p, ctx) -> Verdict:
     ----------
     Proof step: after the step |w_i| = eps^2/(2k) for i not in S, and w_i = (1 + eps) eps/(2k) for i in S minus S'.
     """
-    from kernels.hinge_opt import hinge_min_lp
+    from kernels.training.hinge_opt import hinge_min_lp
 
     ev = Evidence("eq", rigor=Rigor.EXACT)
     for k, s in ((4, 2), (6, 2), (6, 4)):

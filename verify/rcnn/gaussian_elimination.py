@@ -4,7 +4,7 @@ introduction, lines 27 and 29).
 Two claims.  ``seed003.gaussian_elimination.samples``: the sample size.  S is recovered exactly iff the
 m x d GF(2) matrix of the examples has rank d, with Pr[rank = d] = prod_{j<d} (1 - 2^{j-m}) for
 uniform x, so m = d + ceil(log2(1/delta)) examples suffice with probability >= 1 - delta; checked
-exactly (Fractions) and against a seeded Monte Carlo of the learner (kernels.gf2).
+exactly (Fractions) and against a seeded Monte Carlo of the learner (kernels.algebra.gf2).
 ``seed003.gaussian_elimination.runtime``: the cost.  Row reduction uses at most rank * m = O(d^2) row
 operations, but each row operation on a (d+1)-bit row costs d + 1 - c bit operations, and the
 elimination needs Theta(d^3) of them: the printed "O(d^2) runtime" holds for row operations (or a
@@ -23,7 +23,7 @@ import numpy as np
 import sympy as sp
 from scipy.stats import beta
 
-from kernels.gf2 import (
+from kernels.algebra.gf2 import (
     gf2_eliminate_packed,
     learn_parity_packed,
     pack_bits,
@@ -170,7 +170,7 @@ def _cached_trials(d: int, m: int, trials: int, ctx, tag: str) -> _Trials:
 
 
 def _run_trials(d: int, m: int, trials: int, rng: np.random.Generator, backend: str, exhaustive: int = 20) -> _Trials:
-    """``trials`` samples of m uniform examples labelled by a uniform parity S, fitted by kernels.gf2."""
+    """``trials`` samples of m uniform examples labelled by a uniform parity S, fitted by kernels.algebra.gf2."""
     rows = random_packed(rng, (trials, m), d)
     S = random_packed(rng, (trials,), d)
     labels = parity_labels_packed(rows, S)  # (trials, m)
@@ -287,7 +287,7 @@ def check_samples(statement: SampleStatement, p, ctx) -> Verdict:
     (a) Exact: Pr[rank = d] = prod_{j<d} (1 - 2^{j-m}) >= success(d, delta) at m = samples(d, delta)
     for every d <= exact_d_max and every delta in the grid (Fractions); and m <= (1 + log2(1/delta)) d.
     (b) Monte Carlo, for each d in ``dims`` and delta in the grid: ``trials`` samples with a uniform S
-    fitted by the GF(2) learner (kernels.gf2); the Clopper-Pearson interval of the full-rank frequency
+    fitted by the GF(2) learner (kernels.algebra.gf2); the Clopper-Pearson interval of the full-rank frequency
     must contain the exact probability (the formula against the learner: independent routes), and its
     upper end must reach success(d, delta) (the data cannot reject the statement).  Every rank-d trial
     must return exactly S.  (c) For each pair in ``rank_cases``: the exact rank distribution sums to 1,
@@ -556,7 +556,7 @@ def check_runtime(statement: RuntimeStatement, p, ctx) -> Verdict:
     Checkable form
     --------------
     For each (model, a) of the statement, at m = d + k: (1) the lower-bound family (rows i < d with
-    ones in columns 0..i, k all-ones rows): the kernel's exact counts (kernels.gf2) equal the closed
+    ones in columns 0..i, k all-ones rows): the kernel's exact counts (kernels.algebra.gf2) equal the closed
     forms obtained by sympy summation over the pivot columns (row, bit) and are >= (bit count)/64 (word64),
     for every d in ``family_dims``; (2) on ``instances`` uniform random instances per d in
     ``random_dims``, every count is <= the structural upper bound (row: d m; bit: (m - 1) sum_{c<d}

@@ -1,11 +1,11 @@
 """3-layer ReLU interpolation of values and Jacobians on a finite set (seed 003, Appendix B.4): Lemma 5
 (L5), the bounded weight-value sets of Lemma 6 (L6) and Corollary 3 with the size of U_s (C3).
 
-The networks are built explicitly and evaluated exactly (kernels.relu_interp, Fractions): values
+The networks are built explicitly and evaluated exactly (kernels.constructions.relu_interp, Fractions): values
 from the forward pass, Jacobians from the activation pattern, with a check that no unit that feeds
 the output sits at a kink at a domain point.  One instance per run is the paper's own use: the
 finite set of 3x3 patches met in spec runs of the RCNN, with f = f-bar_Conv2D and g = its gradient
-spec (kernels.tm2d).
+spec (kernels.constructions.tm2d).
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import tm2d as T
-from kernels.relu_interp import build_interpolant, weight_value_sets
+from kernels.constructions import tm2d as T
+from kernels.constructions import tm2d_grid as TG
+from kernels.constructions.relu_interp import build_interpolant, weight_value_sets
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -56,17 +57,17 @@ def spec_patches(rng: np.random.Generator, n: int):
     """Up to n distinct 3x3 patches met in spec runs (memorisation and inference of a random 2-state
     machine), with f = f-bar_Conv2D and g = its gradient spec; patches with gradient 1 come first."""
     M = T.random_machine(rng, 2)
-    spec = T.spec_for(M)
+    spec = TG.spec_for(M)
     enc = spec.enc
     m, d = 2, 2
     l = 6
     X, y = random_dataset(rng, m, d)
-    run = T.algorithm1(X, y, spec, l)
+    run = TG.algorithm1(X, y, spec, l)
     grids = []
     for Wi, xi in zip(run.W[:-1], [list(r) for r in X] + [[1] * d]):
-        grids += list(T.rollout(T.memory_grid(Wi, list(map(int, xi)) + [1], l, enc), spec, l, keep=True).grids[:-1])
+        grids += list(TG.rollout(TG.memory_grid(Wi, list(map(int, xi)) + [1], l, enc), spec, l, keep=True).grids[:-1])
     x = list(map(int, rng.choice([-1, 1], size=d)))
-    grids += list(T.rollout(T.memory_grid(run.W[-1], x + [1], l, enc), spec, l, keep=True).grids[:-1])
+    grids += list(TG.rollout(TG.memory_grid(run.W[-1], x + [1], l, enc), spec, l, keep=True).grids[:-1])
     seen = {}
     for G in grids:
         R, C = G.shape
@@ -75,7 +76,7 @@ def spec_patches(rng: np.random.Generator, n: int):
             for c in range(C):
                 patch = tuple(F[r + i][c + j] if 0 <= r + i < R and 0 <= c + j < C else P for i in (-1, 0, 1) for j in (-1, 0, 1))
                 if patch not in seen:
-                    v, g = T.conv2d_reference([list(patch[0:3]), list(patch[3:6]), list(patch[6:9])], spec)
+                    v, g = TG.conv2d_reference([list(patch[0:3]), list(patch[3:6]), list(patch[6:9])], spec)
                     seen[patch] = (v, [Fraction(g[i][j]) for i in range(3) for j in range(3)])
     items = sorted(seen.items(), key=lambda kv: (-sum(kv[1][1]), str(kv[0])))
     ones = [it for it in items if sum(it[1][1])]
@@ -182,7 +183,7 @@ def check_lemma_5(statement: Lemma5Statement, p, ctx) -> Verdict:
     Checkable form
     --------------
     The proof's network is built explicitly at exactly the statement's widths (unused units
-    inactive), with exact rational weights (kernels.relu_interp), and evaluated exactly at every
+    inactive), with exact rational weights (kernels.constructions.relu_interp), and evaluated exactly at every
     x in X: the output must equal f(x), the Jacobian (from the activation pattern) must equal g(x),
     and no unit with a nonzero outgoing weight may have pre-activation 0 at x (so the Jacobian
     exists).  Instances: random finite sets on random rational lattices (dense, so that points
@@ -331,7 +332,7 @@ def check_lemma_6(statement: Lemma6Statement, p, ctx) -> Verdict:
     --------------
     For random domains (X on a random rational lattice, Y_i a random set of rationals, G = {0, 1} or
     a random set of rationals) the sets U(W) are computed from (X_i, Y_i, G, d_in) alone
-    (kernels.relu_interp.weight_value_sets: the biases -zeta0, -(v +- Delta), -(v +- 2 Delta); the
+    (kernels.constructions.relu_interp.weight_value_sets: the biases -zeta0, -(v +- Delta), -(v +- 2 Delta); the
     bump coefficients; 1 and the tau thresholds; the ramp coefficients r(y, gamma) and gamma - r;
     {1}); then for ``draws`` random (f, g) the network is built and the distinct nonzero weights and
     biases of each matrix must lie in U(W), and |U(W)| must satisfy the statement's bound.  The split
@@ -485,7 +486,7 @@ def check_corollary_3(statement: Corollary3Statement, p, ctx) -> Verdict:
     --------------
     (a) For |X_i| = 1..n_max (random lattice values, d_in random in 1..9, Y_i = X_i unless the
     statement drops that hypothesis, in which case |Y_i| = 10 |X_i|), the union U of Lemma 6's sets
-    (kernels.relu_interp.weight_value_sets) is computed and |U| compared with the bound.  (b) On
+    (kernels.constructions.relu_interp.weight_value_sets) is computed and |U| compared with the bound.  (b) On
     ``built`` domains the network is built for random (f, g) and every entry must lie in U.
 
     Exactness
@@ -541,11 +542,11 @@ def check_corollary_3(statement: Corollary3Statement, p, ctx) -> Verdict:
 
 
 @functools.cache
-def value_closure(n_states: int) -> tuple[frozenset, T.LayerSpec]:
+def value_closure(n_states: int) -> tuple[frozenset, TG.LayerSpec]:
     """All cell values the paper-protocol spec can produce for an s-state machine (an over-
     approximation: every state and symbol is allowed at every transition), as Fractions."""
     M = T.machine_from_tables(np.zeros((n_states, 3), np.int64), np.zeros((n_states, 3), np.int64), np.zeros((n_states, 3), np.int64))
-    spec = T.spec_for(M)
+    spec = TG.spec_for(M)
     enc = spec.enc
     N = enc.N
     third, ninth, t27 = 2 * 3 ** (N - 1), 2 * 3 ** (N - 2), 2 * 3 ** (N - 3)
@@ -667,7 +668,7 @@ def check_us(statement: UsStatement, p, ctx) -> Verdict:
     grows like s^{1.58} and exceeds 384 s + 5 for every s.  The spec reaches only 4s + 9 values
     (0, +-1/3, 1, -1/9, +-1/3 + 1/9, 1/9, 10/9, and 4s head cells), so with X_i = the reachable values
     (Lemma 5 only needs the finitely many patches that occur) |X_i| <= 16 s and the printed size
-    holds.  The boundary-aware two-layer protocol (kernels.tm2d) has 6 codes per state and about 24s
+    holds.  The boundary-aware two-layer protocol (kernels.constructions.tm2d) has 6 codes per state and about 24s
     reachable values, still O(s).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)

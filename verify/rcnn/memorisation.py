@@ -2,7 +2,7 @@
 and back-propagated gradient during memorisation, L3) and Lemma 4 (SGD with eta = 1/54, L4).
 
 Both are executed at the level of the paper's spec functions (f-bar_Conv2D with its gradient spec,
-f-bar_head), exactly (kernels.tm2d).  The independent side is the lemma's closed form.
+f-bar_head), exactly (kernels.constructions.tm2d).  The independent side is the lemma's closed form.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import tm2d as T
+from kernels.constructions import tm2d as T
+from kernels.constructions import tm2d_grid as TG
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -45,7 +46,7 @@ class Lemma3Statement:
 _L3_PRINTED = Lemma3Statement(Fraction(-1, 9), "tau", lambda m: (m + 1, m + 2, m + 3), "l >= m + 1")
 
 
-def _full_jacobian(G: np.ndarray, spec: T.LayerSpec, layers: int) -> np.ndarray:
+def _full_jacobian(G: np.ndarray, spec: TG.LayerSpec, layers: int) -> np.ndarray:
     """d out / d G (all cells) by the chain rule with the 3x3 gradient spec of conv2d_reference."""
     enc = spec.enc
     R, C = G.shape
@@ -60,7 +61,7 @@ def _full_jacobian(G: np.ndarray, spec: T.LayerSpec, layers: int) -> np.ndarray:
         for r in range(R):
             for c in range(C):
                 patch = [[(F[r + i][c + j] if 0 <= r + i < R and 0 <= c + j < C else p) for j in (-1, 0, 1)] for i in (-1, 0, 1)]
-                v, g = T.conv2d_reference(patch, spec)
+                v, g = TG.conv2d_reference(patch, spec)
                 nxt[r, c] = enc.to_scaled(v)
                 for i in (-1, 0, 1):
                     for j in (-1, 0, 1):
@@ -121,7 +122,7 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
     --------------
     Every m <= m_max, d <= d_max, tau = 1..m+1 and sign pattern of the memorised rows (all
     2^{(tau-1)(d+1)} patterns when at most ``patterns``, else a seeded sample), every depth of the
-    statement: roll the spec layer out exactly (kernels.tm2d) and compare every data cell with the
+    statement: roll the spec layer out exactly (kernels.constructions.tm2d) and compare every data cell with the
     statement's value and the product of the centre derivatives (the Jacobian's diagonal) with the
     statement's gradient; on grids of at most ``jacobian_cells`` cells the full Jacobian
     d out / d Z is also propagated by the chain rule with the 3x3 gradient spec (Fraction
@@ -165,8 +166,8 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
                     for idx, sgn in enumerate(pat):
                         X[idx // (d + 1), idx % (d + 1)] = sgn * THIRD
                     for l in statement.depths(m):
-                        G = T.memory_grid(X, [1] * (d + 1), l, enc)
-                        ro = T.rollout(G, spec, l)
+                        G = TG.memory_grid(X, [1] * (d + 1), l, enc)
+                        ro = TG.rollout(G, spec, l)
                         vals = {enc.from_scaled(int(v)) for v in ro.final[:, : d + 1].ravel()}
                         ok_a = vals == {statement.value}
                         rows = {tau} if statement.grad_rows == "tau" else set(range(1, tau + 1))
@@ -273,7 +274,7 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Algorithm 1 at spec level, exactly (kernels.tm2d.algorithm1: f-bar forward, gradient by the
+    Algorithm 1 at spec level, exactly (kernels.constructions.tm2d.algorithm1: f-bar forward, gradient by the
     chain rule through the gradient spec and f-bar_head' at the cell values), on random training sets
     (m <= m_max, d <= d_max, repeated examples included, depth l in {m+1, m+2, m+3}): for
     tau = 1..m+1, W^(tau+1) is compared with the statement's formula, and the output f before each
@@ -316,7 +317,7 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
             for k in range(p["datasets"]):
                 X, y = random_dataset(rng, m, d, repeat=bool(k % 2))
                 l = m + 1 + k % 3
-                run = T.algorithm1(X, y, spec, l, eta=statement.eta, dummy=statement.dummy, init=statement.init)
+                run = TG.algorithm1(X, y, spec, l, eta=statement.eta, dummy=statement.dummy, init=statement.init)
                 for tau in range(1, m + 2):
                     shift = {"lt": 0, "le": 1, "le2": 2}[statement.rule]
                     want = memorisation_formula(X, y, tau + shift, "lt")

@@ -2,9 +2,9 @@
 SM-approximation (E2), Proposition 2.3 (E3), the all-layer margin (E4), the ramp surrogate (E5),
 Lemma 2.4 (E6) and Corollary A.1 (E7).
 
-The bound formulas live in kernels.sm_bounds; the checks run them against independent quantities:
+The bound formulas live in kernels.constructions.sm_bounds; the checks run them against independent quantities:
 an exact Rademacher sum and Monte-Carlo ERM runs (E2, E3), a closed-form margin against the
-certified attack of kernels.circuits (E4), the circuit nets of kernels.circuits (E1, E6), and
+certified attack of kernels.constructions.circuits (E4), the circuit nets of kernels.constructions.circuits (E1, E6), and
 least-l1-norm separators with Monte-Carlo test error (E7).
 """
 
@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import circuits as C
-from kernels.sm_bounds import circuit_d6_constants, n_sm, n_vc, prop23_bound
+from kernels.constructions import circuits as C
+from kernels.constructions.sm_bounds import circuit_d6_constants, n_sm, n_vc, prop23_bound
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -349,7 +349,7 @@ def check_eq_2_1(statement: MarginStatement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Linear model F = theta . [x; 1]: rho from the certified attack (kernels.circuits.min_flip_radius)
+    Linear model F = theta . [x; 1]: rho from the certified attack (kernels.constructions.circuits.min_flip_radius)
     against the closed form max(0, (2y - 1) theta . x~)/||x~||_2 (the distance to a hyperplane); the
     sign property; |rho_hat(theta) - rho_hat(theta')| <= ||theta - theta'|| for random pairs.
 
@@ -493,7 +493,7 @@ def check_lemma_2_4(statement: Lemma24Statement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Mechanism (O~ hides constants): the bound is instantiated on circuit nets (kernels.circuits) with
+    Mechanism (O~ hides constants): the bound is instantiated on circuit nets (kernels.constructions.circuits) with
     alpha = ||theta||_1 and gamma = the certified gamma_D6 measured on each net, and p = the parameter
     count of F_{w,d} when the net is zero-padded to width w (padding changes neither alpha nor
     gamma_D6: the operator norms and activations are unchanged).  The statement's consequence "log in

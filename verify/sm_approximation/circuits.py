@@ -2,9 +2,9 @@
 the circuit/network classes (E8), Prop. B.2 (E11), Lemma 3.2 / B.1 (E10), Prop. 3.4 (E14),
 Theorem 3.1 (E9), Lemma 3.3 (E12) and the norm-based comparison (E36).
 
-Constructions are executed exactly (kernels.circuits, Fractions) on every input of random layered
+Constructions are executed exactly (kernels.constructions.circuits, Fractions) on every input of random layered
 circuits; all-layer margins are estimated from above by the certified attack
-kernels.circuits.min_flip_radius and bounded from below by Theorem D.6 (kernels.sm_bounds).
+kernels.constructions.circuits.min_flip_radius and bounded from below by Theorem D.6 (kernels.constructions.sm_bounds).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import circuits as C
-from kernels.sm_bounds import circuit_d6_constants, n_sm
+from kernels.constructions import circuits as C
+from kernels.constructions.sm_bounds import circuit_d6_constants, n_sm
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -44,7 +44,7 @@ def id_chain(q: int) -> C.Circuit:
 
 def margins(net: C.ReluNet, circuit: C.Circuit, X: np.ndarray, rng, *, restarts=3, steps=30, bisections=12):
     """Attack-based upper bounds on rho_F(theta, x, G(x)) for every row of X (certified flips); the
-    gradients come from kernels.circuits.batched_margin_grad (hand-written reverse mode)."""
+    gradients come from kernels.constructions.circuits.batched_margin_grad (hand-written reverse mode)."""
     y = C.evaluate_circuit(circuit, X)
     sgn = np.repeat(y - 0.5, restarts)
     xr = np.repeat(X, restarts, axis=0).astype(float)
@@ -168,7 +168,7 @@ def check_lemma_b1(statement: LayerwiseStatement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Random layered circuits (kernels.circuits.random_circuit; gate types uniform, repeated parents
+    Random layered circuits (kernels.constructions.circuits.random_circuit; gate types uniform, repeated parents
     allowed): each block is run exactly on all 2^{r_{i-1}} inputs of its layer and compared with the
     gate-by-gate evaluation; its l1 norm is compared with norm_per_gate * r_i; the composed network
     (output 2z - 1, no rounding) is compared with 2G(x) - 1 on all 2^m inputs.
@@ -265,7 +265,7 @@ def check_prop_3_4(statement: RoundStatement, p, ctx) -> Verdict:
     Checkable form
     --------------
     On the rational grid z = k/grid for z in [-1, 2] (which contains 1/3 and 2/3 whenever 3 | grid):
-    the ReLU form (executed as kernels.circuits.round_block) equals the piecewise definition; for
+    the ReLU form (executed as kernels.constructions.circuits.round_block) equals the piecewise definition; for
     h in {0,1} and every grid e with |e| <= radius the block returns h; the block's l1 norm is 9.
 
     Exactness
@@ -404,7 +404,7 @@ def check_lemma_3_3(statement: DepthMarginStatement, p, ctx) -> Verdict:
     Mechanism: "1/poly(s)" has no constant to test, so the depth dependence is checked.  For depths
     q = 2, 3, 5, 9, ... <= q_max: the ID chain and a random circuit (m = 3) are compiled with a round
     block after every gate block (all round parameters perturbable too); rho_min(q) = min over all
-    2^m inputs of the attack radius (kernels.circuits.min_flip_radius: PGD over all parameters with
+    2^m inputs of the attack radius (kernels.constructions.circuits.min_flip_radius: PGD over all parameters with
     bisection on the radius; each radius is certified by a flipping perturbation, so it is an upper
     bound on rho).  The statement holds when rho_min(q_max) >= 0.8 rho_min(q_min) for both
     families; the certified lower bound gamma_D6 (Theorem D.6, constants measured on the net) is
@@ -592,7 +592,7 @@ def check_theorem_3_1(statement: Thm31Statement, p, ctx) -> Verdict:
     --------------
     Mechanism (poly and O~ hide constants): (a) the rounded net computes F = 2G - 1 exactly on all
     inputs of random circuits; (b) alpha = ||theta||_1 <= 5 s + 9 (sum of gate-layer widths) + 3 exactly;
-    (c) gamma_D6 (Theorem D.6 with constants measured on the net, kernels.sm_bounds) of ID chains is
+    (c) gamma_D6 (Theorem D.6 with constants measured on the net, kernels.constructions.sm_bounds) of ID chains is
     the same for every depth 3 <= q <= q_max (q = 2 has no middle block) (no q-dependence, catalog pitfall 16); (d) for fan-out circuits
     (one input read by r gates) gamma_D6(r) >= gamma_D6(1) / r^2 (1/poly(r)); (e) n_SM = alpha^2 ln p/
     gamma_D6^2 / eps^2 of ID chains is plotted against the size s (polynomial) beside the VC-type p/eps^2.

@@ -1,10 +1,10 @@
 """Appendix D of seed 000: correction functions (Definition D.1, E28), nice layers (D.2, E29),
 Conditions D.3/D.4 (E30), layer-based weight sharing (D.5, E31), Theorem D.6 (E32) and Lemmas
-D.7-D.9 (E33-E35), instantiated on the rounded circuit nets of kernels.circuits.
+D.7-D.9 (E33-E35), instantiated on the rounded circuit nets of kernels.constructions.circuits.
 
 For a rounded circuit net, f_0 is the first gate block, f_i (1 <= i < d) the later gate blocks and
 f_d the output layer; zeta_i are the round blocks (radius sigma_zeta = 1/3); the constants of
-Conditions D.3/D.4 are measured by kernels.sm_bounds.circuit_d6_constants (operator norms, exact
+Conditions D.3/D.4 are measured by kernels.constructions.sm_bounds.circuit_d6_constants (operator norms, exact
 activations), and gamma_D6 is the minimum (D.5).
 """
 
@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels import circuits as C
-from kernels.sm_bounds import block_constants, circuit_d6_constants, gamma_d6
+from kernels.constructions import circuits as C
+from kernels.constructions.sm_bounds import block_constants, circuit_d6_constants, gamma_d6
 
 from ..registry import (
     Evidence,
@@ -118,7 +118,7 @@ def check_def_d1(statement: CorrectionStatement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    (i) Exact: the round block (kernels.circuits.round_block) maps h + e to h for random binary h in
+    (i) Exact: the round block (kernels.constructions.circuits.round_block) maps h + e to h for random binary h in
     {0,1}^n (n <= 6) and rational e with ||e||_2 <= radius (checked exactly on e^2), including the
     single-coordinate extremes e = +-radius.  (ii) Exact: on every input of random circuits the block
     outputs of the rounded net equal those of the uncorrected net (Lemma 3.2), so F is unchanged.
@@ -316,7 +316,7 @@ def check_def_d2(statement: NiceStatement, p, ctx) -> Verdict:
     ||theta - theta'|| <= sigma_theta, and ||f(h, theta') - f(h', theta')|| <= mu |||h - h'||| for
     |||h - h'||| <= sigma_h.  For the 2-layer ReLU blocks of the circuit nets we use
     mu = (||W2|| + sigma)(||W1|| + sigma), kappa = ||W1|| + ||b1|| + 1 + 2(||W2|| + sigma)
-    (kernels.sm_bounds.block_constants; derivation there), sigma_h = infinity, sigma = 1.
+    (kernels.constructions.sm_bounds.block_constants; derivation there), sigma_h = infinity, sigma = 1.
 
     Source
     ------
@@ -369,7 +369,7 @@ def check_def_d2(statement: NiceStatement, p, ctx) -> Verdict:
 @dataclass(frozen=True)
 class LambdaStatement:
     """lambda = max over blocks and inputs of max(||h_i||_2, 1) equals max(sqrt(#ones), 1); the round
-    block's kappa_xi (kernels.sm_bounds.block_constants) times ``kxi_scale`` dominates sampled ratios."""
+    block's kappa_xi (kernels.constructions.sm_bounds.block_constants) times ``kxi_scale`` dominates sampled ratios."""
 
     lam_of: object
     kxi_scale: float = 1.0
@@ -405,7 +405,7 @@ def check_cond_d3_d4(statement: LambdaStatement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    lambda measured by kernels.sm_bounds.circuit_d6_constants (exact block outputs over all inputs)
+    lambda measured by kernels.constructions.sm_bounds.circuit_d6_constants (exact block outputs over all inputs)
     against max(sqrt(largest number of ones in a block output), 1), counted independently from the
     exact outputs; kappa_xi of the round block: ||zeta(h, xi) - zeta(h, xi')|| / (max(||h||, 1) ||xi - xi'||)
     sampled (random xi' at distance 1) never exceeds the analytic kappa_xi.
@@ -492,7 +492,7 @@ def check_def_d5(statement: SharingStatement, p, ctx) -> Verdict:
     Random sharing maps (p' shared parameters, layers of b_i indices drawn without replacement, or with
     replacement for the mutant) and random integer delta': ||tau_i(delta')||^2 <= ||delta'||^2 exactly.
     The transformer of Appendix C is the instance: every timestep uses the same theta once per layer
-    (kernels.tm_transformer applies each layer's arrays once per step).
+    (kernels.constructions.tm_transformer applies each layer's arrays once per step).
 
     Exactness
     ---------
@@ -583,7 +583,7 @@ def check_theorem_d6(statement: D6Statement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Rounded nets of ID chains and random circuits, constants measured (kernels.sm_bounds): (i) random
+    Rounded nets of ID chains and random circuits, constants measured (kernels.constructions.sm_bounds): (i) random
     perturbations of all parameters with ||delta||_2 = gamma (random directions and directions along
     the gradient of the output) never flip the sign of F on any input, and |F-hat - F| < 1; (ii) the
     certified attack radius (an upper bound on rho) is >= gamma on every input.

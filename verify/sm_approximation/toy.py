@@ -2,7 +2,7 @@
 rounded version (Claim 3.5, E15, l.163-175).
 
 f(x, W) = (prod_i W_i) x - 0.5 and f~(x, W) = round(W_d round(... round(W_1 x))) - 0.5 at W = (1..1),
-x = 1, y = 1.  Margins are computed by the certified attack kernels.circuits.min_flip_radius (every
+x = 1, y = 1.  Margins are computed by the certified attack kernels.constructions.circuits.min_flip_radius (every
 radius comes with a flipping perturbation, so it is an upper bound on rho) and compared with the
 exact value rho_f(d) = sqrt(d) (1 - 2^{-1/d}) (all delta_i equal at the optimum by symmetry and
 AM-GM: prod(1 + delta_i) <= (1 + mean delta)^d for a fixed sum, so the cheapest flip spreads the
@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels.circuits import min_flip_radius
+from kernels.constructions.circuits import min_flip_radius
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE

@@ -2,10 +2,10 @@
 the architecture (E16), Theorem 4.1 (E17), the setup (C.1)-(C.3) (E18), Lemmas C.1-C.3, C.7, C.8 and
 Claims C.4-C.6 (E19-E26), and the assembly claims of the proof of Thm 4.1 (E27).
 
-Every check compiles the transformer (kernels.tm_transformer.compile_transformer) for random machines
-(kernels.tm_transformer.random_machine; inputs of length m <= T, l.188) plus three fixed adversarial
+Every check compiles the transformer (kernels.constructions.tm_transformer.compile_transformer) for random machines
+(kernels.constructions.tm_transformer.random_machine; inputs of length m <= T, l.188) plus three fixed adversarial
 ones (sweeper, runner, toggler), runs the decoder step by step and compares the vector after the module under test with the value the paper states, computed from
-the plain simulator (kernels.tm_transformer.simulate): exact equality of every coordinate.  Mutants
+the plain simulator (kernels.constructions.tm_transformer.simulate): exact equality of every coordinate.  Mutants
 are the construction variants the catalog lists, built by the same compiler.
 """
 
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from kernels import tm_transformer as TT
-from kernels.sm_bounds import n_sm
+from kernels.constructions import tm_transformer as TT
+from kernels.constructions.sm_bounds import n_sm
 
 from ..registry import (
     Evidence,
@@ -968,7 +968,7 @@ def check_arch(statement: ArchStatement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    (i) The generated machines (kernels.tm_transformer.random_machine with a left-end marker) never
+    (i) The generated machines (kernels.constructions.tm_transformer.random_machine with a left-end marker) never
     leave the tape (the plain simulator would raise); how many reach a terminal state within
     T = 4 (m + k) + 8 is reported (G_{k,T} keeps only those).  (ii) Weight sharing: the compiled parameters for horizons T and 2T with the same w_pos
     are identical arrays, so p and ||theta||_1 do not depend on T beyond w_pos.  (iii) p <= d (9 w^2 +

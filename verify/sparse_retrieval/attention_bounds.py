@@ -21,8 +21,8 @@ from math import ceil, e, exp, log, sqrt
 import numpy as np
 from scipy.stats import chi2
 
-from kernels.qstr import gaussian_norm_moment
-from kernels.retrieval_constructions import two_layer
+from kernels.sequence.qstr import gaussian_norm_moment
+from kernels.constructions.retrieval_constructions import two_layer
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE

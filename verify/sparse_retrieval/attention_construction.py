@@ -8,8 +8,8 @@ from math import ceil, e, exp, log, sqrt
 
 import numpy as np
 
-from kernels.qstr import assumption3_codes, encode_transformer
-from kernels.retrieval_constructions import (
+from kernels.sequence.qstr import assumption3_codes, encode_transformer
+from kernels.constructions.retrieval_constructions import (
     attention_heads,
     lemma11_alpha,
     lemma11_query_key,

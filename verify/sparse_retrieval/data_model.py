@@ -1,7 +1,7 @@
 """The data model and the architecture of seed 002: Definition 2 (E01), Assumptions 1-3 (E02, E03, E05),
 the risks (E04) and the single-layer multi-head transformer (E06).
 
-The sampler and encodings are kernels.qstr; the attention layer is kernels.retrieval_constructions.
+The sampler and encodings are kernels.sequence.qstr; the attention layer is kernels.constructions.retrieval_constructions.
 Audited under the verdict contract (second reader): every printed constant of an asserted part is a field of
 the statement object; docs/audit/seed002_data_model.md has the table.
 """
@@ -16,14 +16,14 @@ from math import ceil, comb, e, floor, log, pi, sqrt
 import numpy as np
 from scipy.special import gammaln
 
-from kernels.qstr import (
+from kernels.sequence.qstr import (
     encode_transformer,
     gaussian_norm_moment,
     pair_overlap_tail,
     rademacher_codes,
     sample_qstr,
 )
-from kernels.retrieval_constructions import attention_heads, transformer_forward, two_layer
+from kernels.constructions.retrieval_constructions import attention_heads, transformer_forward, two_layer
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from ..sharpness import maximize_continuous
@@ -120,7 +120,7 @@ def _chi2_test(ev, case, counts, probs, part):
     entry="E01",
     title="qSTR sampler: y_i = g(x_{t_i1..t_iq}), uniform iid tuples, shared tuple in simple-qSTR, Var y_i = 1",
     lines=[(150, 170), (443, 445)],
-    printed=Sampler("kernels.qstr.sample_qstr", sample_qstr),
+    printed=Sampler("kernels.sequence.qstr.sample_qstr", sample_qstr),
     parts=[
         Part("labels", "y_i = g(x_{t_i1}, ..., x_{t_iq}) with the linear link g(x_1..x_q) = sum_l <u_l, x_l> "
              "(q = 1: y_i = <u, x_{t_i}>)"),
@@ -137,9 +137,9 @@ def _chi2_test(ev, case, counts, probs, part):
              Mutant("tuple-without-replacement", "the q indices of t_i distinct (drawn without replacement)",
                     Sampler("distinct", _sampler_distinct), origin="second-reader"),
              Mutant("law-excludes-self", "the printed law read as t_il uniform on [N] minus {i} (kernel sampler)",
-                    Sampler("kernels.qstr.sample_qstr", sample_qstr, self_allowed=False), origin="second-reader"),
+                    Sampler("kernels.sequence.qstr.sample_qstr", sample_qstr, self_allowed=False), origin="second-reader"),
              Mutant("var-y-0.9", "Var y_i = 0.9 (||u||^2 = 0.9) claimed for the kernel sampler",
-                    Sampler("kernels.qstr.sample_qstr", sample_qstr, u_norm_sq=0.9), origin="second-reader")],
+                    Sampler("kernels.sequence.qstr.sample_qstr", sample_qstr, u_norm_sq=0.9), origin="second-reader")],
     expect=Status.CONFIRMED,
     rigor=Rigor.STATISTICAL,
     params=[Param("n", int, 100, 10**7)],
@@ -308,7 +308,7 @@ def check_assumption_1(st: MomentConstants, p, ctx) -> Verdict:
     token: grid d in [1, d_max] (25 geometric values), r in {r_min, 1.5, 2, 3, 5, 10, 30, 60}, and for every
     grid d an adversarial search over r in [r_min, 60] (verify.sharpness.maximize_continuous, L-BFGS-B, start
     r = r_min plus 2 seeded starts).  label: the same r grid and a search over r.  The closed form is compared
-    with the kernel (kernels.qstr.gaussian_norm_moment) for r >= 1.  constants_range: s >= s_min = 1, C_x, C_y > 0.
+    with the kernel (kernels.sequence.qstr.gaussian_norm_moment) for r >= 1.  constants_range: s >= s_min = 1, C_x, C_y > 0.
 
     Exactness
     ---------
@@ -711,7 +711,7 @@ def check_assumption_3(st: CodeLength, p, ctx) -> Verdict:
     Monte Carlo estimates P(holds) over ``trials`` code draws (exact integer test |S| den(rho) <= num(rho) d_e
     on the sign overlaps S) and rejects only if the Clopper-Pearson upper bound (99.9%) is below prob.
     code_norm: kernel codes have entries +-1/sqrt(d_e) (signs recovered exactly), so ||omega||^2 = d_e/d_e.
-    encoding: kernels.qstr.encode_transformer at q in {1, 2, 3}, d in {4, 7}, d_e = 12: the column count, the
+    encoding: kernels.sequence.qstr.encode_transformer at q in {1, 2, 3}, d in {4, 7}, d_e = 12: the column count, the
     blocks against sqrt(d/q^enc_q_exp) (omega_i, omega_{t_i1}, ...) built explicitly, and ||enc||^2.
 
     Exactness
@@ -725,7 +725,7 @@ def check_assumption_3(st: CodeLength, p, ctx) -> Verdict:
     The Bonferroni upper bound now rejects it exactly: N = 3, d_e = 5, P(holds) <= 19/64.
     Second reader: prob >= 0.963 (near-boundary; Bonferroni at N = 6, d_e = 37: P(holds) <= 0.96224); rho = 1/4
     and the encoding variants were not expressible in the old checker (the threshold 1/2 lived in
-    kernels.qstr.pair_overlap_tail and the check body, the encoding norm was the literal 4 (q+1)/q).  rho = 1/4:
+    kernels.sequence.qstr.pair_overlap_tail and the check body, the encoding norm was the literal 4 (q+1)/q).  rho = 1/4:
     Bonferroni at N = 4, d_e = 31 gives P(holds) <= 0.438 < 1/2;
     d_e = ceil(8 ln N): Bonferroni at N = 5, d_e = 13 gives P(holds) <= 0.460 (the old checker rejected it by
     Monte Carlo at N = 8); ||omega||^2 = 1/2 and the two encoding variants contradict exact identities.
@@ -779,7 +779,7 @@ def check_assumption_3(st: CodeLength, p, ctx) -> Verdict:
                 "holds_fraction": ok / p["trials"]}, upper, float(prob), relation="ge")
     # cross-route: the exact tail at rho = 1/2 against the kernel's
     for d_e in (5, 20, 37):
-        ev.add({"part": "overlap_probability", "check": "tail = kernels.qstr.pair_overlap_tail", "d_e": d_e},
+        ev.add({"part": "overlap_probability", "check": "tail = kernels.sequence.qstr.pair_overlap_tail", "d_e": d_e},
                _overlap_tail(d_e, Fraction(1, 2)), pair_overlap_tail(d_e), relation="eq")
     # code norm
     for d_e in (5, 12, 37):
@@ -880,9 +880,9 @@ def check_transformer_definition(st: LayerDefinition, p, ctx) -> Verdict:
     Checkable form
     --------------
     On random Z (n = 2, N = 5, D = 7, H = 2) with a random non-symmetric W (H, D, D): the vectorised kernel
-    (kernels.retrieval_constructions.attention_heads) against an explicit double loop implementing the statement's
+    (kernels.constructions.retrieval_constructions.attention_heads) against an explicit double loop implementing the statement's
     variant (head); the concatenation of the loop heads fed to an explicit ReLU readout (m = 3) against
-    kernels.retrieval_constructions.transformer_forward (multi_head, prediction; the shape (n, N, H, D) of the
+    kernels.constructions.retrieval_constructions.transformer_forward (multi_head, prediction; the shape (n, N, H, D) of the
     head outputs); permutation equivariance of the kernel's output under a random permutation of positions.
 
     Exactness

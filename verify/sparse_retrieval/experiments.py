@@ -18,14 +18,14 @@ from math import floor, log
 
 import numpy as np
 
-from kernels.qstr import (
+from kernels.sequence.qstr import (
     assumption3_codes,
     encode_transformer,
     rademacher_codes,
     sample_qstr,
     unit_vectors,
 )
-from kernels.retrieval_constructions import (
+from kernels.constructions.retrieval_constructions import (
     ffn_inspan_risk,
     lemma11_alpha,
     lemma11_query_key,

@@ -2,7 +2,7 @@
 1 - n/(N d) (E24) and the derived in-span oracle risk (D2).
 
 Independent routes: the oracle risks are computed from the d x d matrix M = sum_t P_t^T V^T V P_t
-(kernels.retrieval_constructions.ffn_inspan_risk) and compared with the closed-form bound; the per-direction
+(kernels.constructions.retrieval_constructions.ffn_inspan_risk) and compared with the closed-form bound; the per-direction
 oracle risk is re-measured by Monte Carlo of the predictor <P_t u, V^T V x>; the span property is measured on an
 FFN actually trained by full-batch gradient descent (kernels.training.retrieval).
 """
@@ -14,7 +14,7 @@ from math import sqrt
 
 import numpy as np
 
-from kernels.retrieval_constructions import ffn_inspan_risk
+from kernels.constructions.retrieval_constructions import ffn_inspan_risk
 from kernels.training.retrieval import Adam, ffn_forward_backward, ffn_init
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim

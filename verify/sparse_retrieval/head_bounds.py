@@ -6,7 +6,7 @@ j <= N/2 and x_j = 0 for j > N/2; t_i = (1..q) for i > N/2; y_i = (1/sqrt(q d)) 
 
 For i > N/2 the query token is 0, so with block-diagonal W_QK the attention weights are deterministic and each
 head returns sum_j alpha_ij x_j: the readout sees x only through linear functionals V x, and the smallest risk
-of ANY readout is E Var(||x_{1:q}||^2 | V x) / (q d) (kernels.retrieval_constructions.quadratic_readout_risk,
+of ANY readout is E Var(||x_{1:q}||^2 | V x) / (q d) (kernels.constructions.retrieval_constructions.quadratic_readout_risk,
 which uses Lemma 40; Lemma 40 itself is checked exactly by sympy in E09).  Instances: random block-diagonal
 query-key matrices, the hard-attention H-head construction (tight for Proposition 21), and heads with
 data-encoding cross terms that read the tokens off the attention weights (the dropped-hypothesis witness).
@@ -20,8 +20,8 @@ from math import sqrt
 import numpy as np
 import sympy as sp
 
-from kernels.qstr import encode_transformer
-from kernels.retrieval_constructions import (
+from kernels.sequence.qstr import encode_transformer
+from kernels.constructions.retrieval_constructions import (
     attention_heads,
     quadratic_readout_risk,
     quadratic_readout_risk_mc,

@@ -18,7 +18,7 @@ Catalog: thesis_ch4_variable_creation.md (not shipped; see docs/sources.md) (ent
 * ``training``            E34                    Fig 4.3: trained single heads, attention on the relevant bits
 * ``parity_training``     E35                    ERM threshold for sparse parities; the single-head obstruction
 
-Kernels: kernels.attention (heads, bounds, constructions).
+Kernels: kernels.sequence.attention (heads, bounds, constructions).
 """
 
 SOURCE = "thesis_ch4"

@@ -1,5 +1,5 @@
 """Lemmas A.15 and A.16 (E19): the one-block perturbation bound of the depth-L Transformer and the
-[CLS] read-out bound, checked directly on executed blocks (kernels.attention.attention_block).
+[CLS] read-out bound, checked directly on executed blocks (kernels.sequence.attention.attention_block).
 
 A block maps G (rows of norm <= 1) to Pi(sigma(Pi(f(G; W))) W_C), f(G; W) = RowSoftmax(G W_Q (G W_K)^T) G W_V,
 Pi the row-wise projection onto the unit ball.  For the bound, B_C = ||W_C||_2, B_V = ||W_V||_2 and
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.attention import attention_block, project_unit_ball, self_attention
+from kernels.sequence.attention import attention_block, project_unit_ball, self_attention
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE

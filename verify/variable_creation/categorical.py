@@ -1,9 +1,9 @@
 """Section A.2.4 (E31): beyond Boolean inputs, categorical tokens {1..M}^T.
 
 Construction executed (the categorical analogue of Lemma A.19 + Lemma A.25, as the section sketches):
-M orthogonal token embeddings, s deterministic-P selector heads (kernels.attention.categorical_selector),
+M orthogonal token embeddings, s deterministic-P selector heads (kernels.sequence.attention.categorical_selector),
 head h returning ~ b_{I[h]}/(M-1) (error <= gamma/8 at R = log(8T/gamma)), then the 3-layer ReLU net of
-Lemma A.25 (kernels.attention.memorisation_net, corrected bump) on the n = M^s grid points
+Lemma A.25 (kernels.sequence.attention.memorisation_net, corrected bump) on the n = M^s grid points
 {0, 1/(M-1), ..., 1}^s, which are 1/(M-1)-separated in l_inf, so delta = 1/(4(M-1)) and gamma = 4 delta.
 """
 
@@ -14,7 +14,7 @@ from itertools import product
 
 import numpy as np
 
-from kernels.attention import categorical_selector, memorisation_net
+from kernels.sequence.attention import categorical_selector, memorisation_net
 
 from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE

@@ -2,7 +2,7 @@
 
 Directions (catalog section 2): a maximal 2 eps-separated subset of any subfamily has size
 <= M(F, 2 eps) <= N_inf(F, eps), so packings are LOWER bounds; the paper's formulas are UPPER bounds,
-evaluated with the constants the proofs give (kernels.attention: zhang_log_cover, lemma410_log_cover,
+evaluated with the constants the proofs give (kernels.sequence.attention: zhang_log_cover, lemma410_log_cover,
 head_log_cover).  Checks assert lower <= upper; they cannot show tightness, and at toy sizes the
 upper bounds are 10^6-10^9 nats (vacuous for any realistic m), which the report states.
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.attention import (
+from kernels.sequence.attention import (
     greedy_packing,
     head_log_cover,
     lemma410_log_cover,
@@ -426,7 +426,7 @@ def check_cor_4_9(statement: HeadCoverStatement, p, ctx) -> Verdict:
     Checkable form
     --------------
     Upper: the explicit bound the proof gives (Theorem 4.6 + Lemma 4.10 with explicit constants, the
-    Score cover at alpha eps/(2 L B_V B_X^2), alpha optimised on a grid; kernels.attention.head_log_cover),
+    Score cover at alpha eps/(2 L B_V B_X^2), alpha optimised on a grid; kernels.sequence.attention.head_log_cover),
     at the selector heads' norms B_QK^{2,1} = R sqrt(s), B_V = B_V^{2,1} = sqrt 2, B_X = sqrt 2,
     R = log(8T/gamma), gamma = 0.1, eps = 0.4, d = T + 3.  Lower: the C(T, s) selector heads of
     Lemma A.19 executed on m random inputs b, greedy 2 eps-packing; since they are pairwise about

@@ -10,7 +10,7 @@ from itertools import combinations
 
 import numpy as np
 
-from kernels.attention import (
+from kernels.sequence.attention import (
     cls_readout,
     greedy_packing,
     selector_head_trainable_p,

@@ -25,8 +25,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from kernels.attention import zhang_log_cover
-from kernels.cube import popcounts
+from kernels.sequence.attention import zhang_log_cover
+from kernels.boolean.cube import popcounts
 
 from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -35,7 +35,7 @@ CONTRACT_AUDITED = True
 
 
 def character_matrix(n: int) -> np.ndarray:
-    """H[S, x] = chi_S(x) = (-1)^{|S & x|} (bitmask conventions of kernels.cube), float64 (2^n x 2^n)."""
+    """H[S, x] = chi_S(x) = (-1)^{|S & x|} (bitmask conventions of kernels.boolean.cube), float64 (2^n x 2^n)."""
     idx = np.arange(1 << n)
     pc = popcounts(n)
     return 1.0 - 2.0 * (pc[idx[:, None] & idx[None, :]] & 1)
@@ -280,7 +280,7 @@ def check_lemma_A_2(statement: DudleyStatement, p, ctx) -> Verdict:
     c is unspecified; the explicit standard form 4 delta + (12/sqrt m) int is checked (catalog E3).
     (a) Linear classes {w.x : ||w|| <= B_W} on m = m_exh random points in the unit ball of R^3, B_W in
     10^U(-1, 1): R^ exact over all 2^m sign vectors vs the integral with Zhang's explicit cover
-    (kernels.attention.zhang_log_cover, E11); a sanity check only: Zhang's cover is so large that the
+    (kernels.sequence.attention.zhang_log_cover, E11); a sanity check only: Zhang's cover is so large that the
     infimum sits at delta ~ A (value ~4 A ~ 17 x R^) and the entropy integral never pays.  (b) The interval
     class {w x : |w| <= B} on m = 4096 points x_i = 1, where both sides are exact: R^/B = C(m, m/2)/2^m
     (a Fraction) and N_inf(eps) = ceil(B/eps) (proper cover of [-B, B] by eps-intervals), so the

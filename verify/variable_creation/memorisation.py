@@ -24,7 +24,7 @@ from itertools import product
 
 import numpy as np
 
-from kernels.attention import MemorisationNet, memorisation_net, selector_head_bag, selector_head_det_p
+from kernels.sequence.attention import MemorisationNet, memorisation_net, selector_head_bag, selector_head_det_p
 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
@@ -155,7 +155,7 @@ def check_lemma_A_25(statement: MemorisationStatement, p, ctx) -> Verdict:
     For random 4 delta-separated grid points (n <= n_max, d_f <= df_max, delta in {0.25, 0.1, 2}) and random
     values f(x_i) in [-3, 3], a network is built: printed check = the second reader's construction
     (_ramp_net: two ramps per coordinate, units kept only where a neighbour lies 4 delta away on that side);
-    proof_step = the proof's network as printed (kernels.attention.memorisation_net, bump="printed");
+    proof_step = the proof's network as printed (kernels.sequence.attention.memorisation_net, bump="printed");
     corrected = the proof's network with the corrected bump psi(y) = v(y) - v(y - 3 delta), delta <= 1 and
     ||W_1||_inf <= (max(1, B) + 2 delta)/delta.  Each is evaluated at x_i, at the 2^{d_f} corners
     x_i + perturbation delta {-1, 1}^{d_f} (d_f <= 4) and at random z in the box; every output must equal

@@ -12,7 +12,7 @@ trainer; the GPU tier is where it belongs).  Checked instead:
 
 * the statistical side of the paragraph (lines 815-818): Theta(s log T) samples suffice to identify the
   parity -- the exact ERM identifiability threshold (smallest m at which the hidden 3-set is the only
-  3-set whose parity fits the labels, kernels.attention.parity_elimination_counts) over seeded trials;
+  3-set whose parity fits the labels, kernels.sequence.attention.parity_elimination_counts) over seeded trials;
 * the obstruction above, executed: no LTF of 3 bits agrees with the 3-parity on more than 3/4 of the
   cube (exhaustive over the 256 Boolean functions of 3 bits, LTF-ness by linear programming), with the
   exact Farkas certificate sum_p y_p (1, b_p) = 0 for parity itself; and the suite's single head trained
@@ -28,7 +28,7 @@ from itertools import product
 
 import numpy as np
 
-from kernels.attention import parity_elimination_counts
+from kernels.sequence.attention import parity_elimination_counts
 from kernels.training.attention import (
     forward_reference,
     init_params,

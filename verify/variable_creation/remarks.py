@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.attention import head_forward, project_unit_ball, self_attention
+from kernels.sequence.attention import head_forward, project_unit_ball, self_attention
 
 from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE

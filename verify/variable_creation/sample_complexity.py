@@ -10,7 +10,7 @@ Protocol (seed 004, lines 2905-2923): x ~ Bern(p)^T with p = (1/2)^(1/3) (so P(y
 y = AND over a random I with |I| = 3 (by symmetry I = {0, 1, 2}).  Per trial one stream of m_max
 samples is drawn; identifiability is monotone along prefixes (more samples can only remove
 consistent sets), so the first prefix length m* with a unique consistent set is found by bisection
-(kernels.attention.conjunction_identifiable counts consistent 3-sets exactly).  P(identified at m) is
+(kernels.sequence.attention.conjunction_identifiable counts consistent 3-sets exactly).  P(identified at m) is
 the fraction of trials with m* <= m; the 80% threshold is the empirical 0.8-quantile of m*, with a
 distribution-free 95% confidence interval from the binomial order-statistic bounds.
 """
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.attention import conjunction_identifiable, conjunction_unique
+from kernels.sequence.attention import conjunction_identifiable, conjunction_unique
 
 from ..registry import Part, Evidence, Kind, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE

@@ -1,7 +1,7 @@
 """Selector heads of Appendix A.2 executed: Lemma A.19 (deterministic positional vectors, E24),
 Lemma A.20 (trainable positional vectors, E25), Lemma A.21 (bag of vectors, E26).
 
-Each head is built from weight matrices (kernels.attention.selector_head_*; for Delta > 0 with the
+Each head is built from weight matrices (kernels.sequence.attention.selector_head_*; for Delta > 0 with the
 key vector replaced by the dual basis of {v_i, i in I}, see below) and run by the generic [CLS]
 read-out forward pass on X(b).  The uniform error sup_b |f(X(b)) - g_I(b)| is computed two
 independent ways and both are recorded: executed on inputs (the worst input built from the attention
@@ -32,7 +32,7 @@ from itertools import product
 
 import numpy as np
 
-from kernels.attention import (
+from kernels.sequence.attention import (
     gram_vectors,
     selector_head_bag,
     selector_head_det_p,

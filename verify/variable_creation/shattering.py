@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.attention import shattering_outputs, softmax
+from kernels.sequence.attention import shattering_outputs, softmax
 
 from ..registry import Part, Evidence, Mutant, Param, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -152,7 +152,7 @@ def check_lemma_A_24(statement: TruncationStatement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    The left side is computed directly from two softmax evaluations (kernels.attention.softmax with
+    The left side is computed directly from two softmax evaluations (kernels.sequence.attention.softmax with
     -inf entries) on random z (s in [1, T-1], T <= 10^4, R in [0, 50] with the bound >= 2e-9, in-set entries R + Exp(1) or
     exactly R, out-of-set entries 0, negative or -inf) and on the tight family z = (R^s, 0^{T-s}).
     The right side is the printed bound; the inequality 2(T-s)/(s e^R) < 2T/e^R is checked as well.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.attention import (
+from kernels.sequence.attention import (
     head_forward,
     project_unit_ball,
     self_attention,

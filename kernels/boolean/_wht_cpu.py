@@ -1,0 +1,261 @@
+"""numba CPU kernels of the in-place Walsh-Hadamard transform (float64 and int64).
+
+The transform is the n radix-2 stages of kernels.boolean.reference.wht_butterflies (stage j adds and subtracts
+the entries whose indices differ in bit j), applied in the same order to every entry, so the result is
+bit-identical to the reference: the schedule below only regroups the same butterflies.
+
+Schedule (measured in benchmarks/fwht.py):
+
+* radix-8 sweeps: three consecutive stages (bits k, k+1, k+2) are done at once on 8 entries at stride
+  2^k, held in registers (one load and one store per entry for three stages); the loop over the 2^k
+  consecutive columns of a group is what LLVM vectorises (AVX2 on x86).  Radix-4 and radix-2 sweeps
+  do the one or two stages left over when 3 does not divide the number of stages;
+* leaves: the array is cut into leaves of 2^L entries (L = n up to 12, else the L in 11..13 with 3 | n - L;
+  a leaf fits L1/L2), each transformed completely (bits 0 .. L-1) by radix-8 sweeps whose stride is a
+  compile-time constant (h = 1, 8, 64, 512: LLVM then unrolls the short column loops);
+* levels: above the leaves, every block of 2^(k+3) entries gets its radix-8 sweep over bits k..k+2 as
+  soon as its 8 sub-blocks are complete (depth first, as in FFHT's recursion): blocks up to the cache
+  size are swept while still cached, so only the last one or two levels stream the array from memory;
+* threads: with more than one numba thread and at least 2^16 entries, contiguous chunks of the array
+  go depth first to the threads in parallel, and the levels above the chunk size are swept in
+  parallel over column ranges of _COLS entries;
+* short float64 arrays: :func:`small_float64_inplace` is kernels.wht_inplace's fast path (one
+  dispatch, validation by its signature), for a call overhead of FFHT's order.
+
+Tried and slower (benchmarks/fwht.py, 2026-11-27): radix-16 levels (register spills), leaves of 2^10 or
+2^14 entries, runtime (not compile-time) strides inside the leaves, numba-level inlining of the sweeps
+(also many times the compile time).
+
+Index arithmetic is done in uint64 on purpose: numba then drops its negative-index wraparound
+branches, which is what lets LLVM vectorise the butterflies.  The bodies do no validation; callers
+go through kernels.boolean.wht.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from numba import prange
+from numba import uint64 as u64
+
+__all__ = ["int64_min_max", "small_float64_inplace", "wht_inplace_cpu"]
+
+_COLS = 4096  # columns per parallel work item in the top levels
+_MIN_PARALLEL = 1 << 16  # shorter arrays: one thread (thread start-up costs more than it saves)
+
+
+def _make_butterfly(r: int):
+    """Stages log2(h) .. log2(h)+r-1 on the 2^r entries c + i h (i = 0 .. 2^r - 1), held in registers.
+
+    Generated straight-line code: load all, then stage s pairs i and i + 2^s (s = 0 .. r-1) exactly as
+    the reference's radix-2 stages do, then store all."""
+    m = 1 << r
+    off = ["c"] + [f"c + u64({i}) * h" for i in range(1, m)]
+    lines = [f"def bf(a, c, h):"]
+    lines += [f"    x{i}_0 = a[{off[i]}]" for i in range(m)]
+    for s in range(r):
+        b = 1 << s
+        for i in range(m):
+            op, j = ("+", i + b) if not i & b else ("-", i - b)
+            lhs, rhs = (i, j) if op == "+" else (j, i)
+            lines.append(f"    x{i}_{s + 1} = x{lhs}_{s} {op} x{rhs}_{s}")
+    lines += [f"    a[{off[i]}] = x{i}_{r}" for i in range(m)]
+    namespace = {"u64": u64}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the fixed text above
+    return nb.njit(inline="always")(namespace["bf"])
+
+
+_bf2 = _make_butterfly(1)
+_bf4 = _make_butterfly(2)
+_bf8 = _make_butterfly(3)
+
+
+def _make_sweep(bf, r: int, const_h: int | None = None):
+    """Sweep ``bf`` (radix 2^r) over [base, base + size): every group of h 2^r entries, all h columns.
+
+    With ``const_h`` the stride is a compile-time constant (the h argument is ignored)."""
+    R = u64(r)
+
+    @nb.njit
+    def sweep(a, base, size, h):  # pragma: no cover - compiled
+        hh = u64(const_h) if const_h is not None else h
+        for g in range(base, base + size, hh << R):
+            for c in range(g, g + hh):
+                bf(a, c, hh)
+
+    return sweep
+
+
+_sweep2 = _make_sweep(_bf2, 1)
+_sweep4 = _make_sweep(_bf4, 2)
+_sweep8 = _make_sweep(_bf8, 3)
+_sweep8_h1 = _make_sweep(_bf8, 3, 1)
+_sweep8_h8 = _make_sweep(_bf8, 3, 8)
+_sweep8_h64 = _make_sweep(_bf8, 3, 64)
+_sweep8_h512 = _make_sweep(_bf8, 3, 512)
+
+
+@nb.njit
+def _sweep(a, base, size, k, r):  # pragma: no cover - compiled
+    """Stages k .. k+r-1 (r = 1, 2, 3) of every block of 2^(k+r) entries in [base, base + size)."""
+    h = u64(1) << k
+    if r == u64(3):
+        if k == u64(0):
+            _sweep8_h1(a, base, size, h)
+        elif k == u64(3):
+            _sweep8_h8(a, base, size, h)
+        elif k == u64(6):
+            _sweep8_h64(a, base, size, h)
+        elif k == u64(9):
+            _sweep8_h512(a, base, size, h)
+        else:
+            _sweep8(a, base, size, h)
+    elif r == u64(2):
+        _sweep4(a, base, size, h)
+    else:
+        _sweep2(a, base, size, h)
+
+
+@nb.njit
+def _leaf(a, base, L):  # pragma: no cover - compiled
+    """All stages (bits 0 .. L-1) of the block a[base : base + 2^L]: radix-8 sweeps, then the one or
+    two stages left (radix 2 or 4)."""
+    size = u64(1) << L
+    k = u64(0)
+    while k + u64(3) <= L:
+        _sweep(a, base, size, k, u64(3))
+        k += u64(3)
+    if k < L:
+        _sweep(a, base, size, k, L - k)
+
+
+@nb.njit
+def _plan(n):  # pragma: no cover - compiled
+    """[L, 3, 3, ...] for length 2^n: leaves of 2^L entries, then radix-8 levels.
+
+    L = n up to 12, else the one of 11, 12, 13 with 3 | n - L (measured: leaves of 2^10 or 2^14 and a
+    radix-16 level instead of L = 13 were slower)."""
+    if n <= u64(12):
+        return np.array([n], dtype=np.int64)
+    m = (n - u64(12)) % u64(3)
+    L = u64(12) if m == u64(0) else (u64(13) if m == u64(1) else u64(11))
+    plan = np.full((n - L) // u64(3) + u64(1), 3, dtype=np.int64)
+    plan[0] = L
+    return plan
+
+
+@nb.njit
+def _depth_first(a, base, nleaf, plan, nlev):  # pragma: no cover - compiled
+    """The nleaf leaves of 2^plan[0] entries from ``base``, and the levels plan[1 .. nlev] above them.
+
+    After each leaf, every level whose block has just been completed gets its sweep."""
+    L = u64(plan[0])
+    for t in range(nleaf):
+        _leaf(a, base + (t << L), L)
+        done = (t + u64(1)) << L
+        k = L
+        for j in range(1, nlev + 1):
+            r = u64(plan[j])
+            span = u64(1) << (k + r)
+            if done & (span - u64(1)):
+                break
+            _sweep(a, base + done - span, span, k, r)
+            k += r
+
+
+@nb.njit
+def _log2(size):  # pragma: no cover - compiled
+    n = u64(0)
+    while (u64(1) << n) < size:
+        n += u64(1)
+    return n
+
+
+@nb.njit(["void(float64[::1])", "void(int64[::1])"], cache=True)
+def _transform_serial(a):  # pragma: no cover - compiled
+    """The whole transform on the calling thread."""
+    size = u64(a.shape[0])
+    plan = _plan(_log2(size))
+    _depth_first(a, u64(0), size >> u64(plan[0]), plan, plan.shape[0] - 1)
+
+
+@nb.njit(["void(float64[::1], int64)", "void(int64[::1], int64)"], parallel=True, cache=True)
+def _transform_parallel(a, min_chunks):  # pragma: no cover - compiled
+    """Chunks (leaves and the levels below the chunk size) in parallel, at least min_chunks of them;
+    then the higher levels, each in parallel over work items of _COLS columns."""
+    size = u64(a.shape[0])
+    n = _log2(size)
+    plan = _plan(n)
+    k = u64(plan[0])
+    nlev = 0
+    while nlev + 1 < plan.shape[0] and (size >> (k + u64(plan[nlev + 1]))) >= u64(min_chunks):
+        nlev += 1
+        k += u64(plan[nlev])
+    chunk = u64(1) << k
+    for q in prange(size >> k):
+        _depth_first(a, u64(q) * chunk, chunk >> u64(plan[0]), plan, nlev)
+    for j in range(nlev + 1, plan.shape[0]):
+        r = u64(plan[j])
+        h = u64(1) << k
+        span = h << r
+        cols = min(h, u64(_COLS))
+        per_block = h // cols
+        for w in prange((size // span) * per_block):
+            g = (u64(w) // per_block) * span + (u64(w) % per_block) * cols
+            for c in range(g, g + cols):
+                _bf8(a, c, h)
+        k += r
+
+
+@nb.njit("boolean(float64[::1])", cache=True)
+def small_float64_inplace(a):  # pragma: no cover - compiled
+    """Fast path of kernels.wht_inplace (float64, no finiteness scan): transform ``a`` and return True
+    when its length is a power of two below _MIN_PARALLEL; else leave it untouched and return False.
+    The signature refuses (TypeError) anything but a writeable C-contiguous 1-D float64 array."""
+    size = u64(a.shape[0])
+    if size == u64(0) or size & (size - u64(1)) or size >= u64(_MIN_PARALLEL):
+        return False
+    _transform_serial(a)
+    return True
+
+
+def wht_inplace_cpu(a: np.ndarray) -> None:
+    """Transform a C-contiguous float64/int64 array of length 2^n in place (no validation here)."""
+    if a.shape[0] < _MIN_PARALLEL or nb.get_num_threads() == 1:
+        _transform_serial(a)
+    else:
+        _transform_parallel(a, nb.get_num_threads())
+
+
+@nb.njit(inline="always")
+def _min_max_range(a, start, stop):  # pragma: no cover - compiled
+    mn = a[start]
+    mx = a[start]
+    for i in range(start, stop):
+        v = a[i]
+        mn = v if v < mn else mn
+        mx = v if v > mx else mx
+    return mn, mx
+
+
+@nb.njit("UniTuple(int64, 2)(int64[::1])", parallel=True, cache=True)
+def _min_max_parallel(a):  # pragma: no cover - compiled
+    size = u64(a.shape[0])
+    nchunks = u64(64)
+    step = (size + nchunks - u64(1)) // nchunks
+    lo = np.empty(nchunks, dtype=np.int64)
+    hi = np.empty(nchunks, dtype=np.int64)
+    for q in prange(nchunks):
+        start = u64(q) * step
+        lo[q], hi[q] = _min_max_range(a, start, min(size, start + step))
+    return lo.min(), hi.max()
+
+
+@nb.njit("UniTuple(int64, 2)(int64[::1])", cache=True)
+def _min_max_serial(a):  # pragma: no cover - compiled
+    return _min_max_range(a, u64(0), u64(a.shape[0]))
+
+
+def int64_min_max(a: np.ndarray) -> tuple[int, int]:
+    """(min(a), max(a)) of a non-empty C-contiguous int64 array (parallel above 2^18 entries)."""
+    return _min_max_parallel(a) if a.shape[0] >= 64 * 4096 else _min_max_serial(a)

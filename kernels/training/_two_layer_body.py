@@ -1,0 +1,563 @@
+"""The per-run body of the two-layer engine (kernels/training/two_layer.py) and the layout of its data
+stream, shared by the three twins.
+
+``_BODIES[(dtype, batched)]`` holds the ``register_jitable`` per-run functions built by ``_build`` (the
+counter-based data stream, forward, hand-written backward, the optimiser, evaluation and records):
+``batched=True`` is the CPU body (the batch as a matrix for gemm), ``False`` the per-sample body of the
+CUDA kernels.  The reserved step keys of the counter stream and ``parity_samples`` (the numpy decoding
+of that stream: the data oracle of the reference twin) live here too.  The numba CPU driver
+(kernels/training/two_layer.py), the numba.cuda launchers (kernels/cuda/training_two_layer*.py) and the
+numpy reference (kernels/training/_two_layer_ref.py) import this module; it imports none of them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba.extending import register_jitable
+
+from .. import _checks
+from ..activations import activation_slope, activation_value
+from ..rng import counter_bounded, counter_u64, counter_u64_array, unit_double
+from ._common import OVERFLOW
+
+
+#: reserved step keys of the counter stream (online steps use 0 .. T-1 < 2^62)
+EVAL_STEP = np.uint64(2**64 - 1)
+TRAIN_STEP = np.uint64(2**64 - 2)
+INIT_STEP = np.uint64(2**64 - 3)
+_MAX_N = 4096
+#: pseudo activation code of the PolyNet read-out f = prod_j (<w_j, x> + b_j) (no activation, no second layer)
+PRODUCT = -1
+
+
+# ---------------------------------------------------------------------------------------------
+# the per-run body, built once per float type, shared by the CPU and CUDA twins
+# ---------------------------------------------------------------------------------------------
+
+
+def _build(F, batched: bool):
+    """Compile-ready per-run functions whose arithmetic is in the float type F (np.float32/np.float64).
+
+    ``batched=False``: the per-sample body (forward and backward one sample at a time, loops only): the
+    CUDA twin's body.  ``batched=True``: the CPU body, which forms the batch as a B x n matrix and
+    computes H = X W and grad_W = X^T D with np.dot (BLAS gemm), the rest in loops.  Both share the
+    data stream, the loss, the optimiser, evaluation and records (``run_one``)."""
+    zero = F(0.0)
+    one = F(1.0)
+    half = F(0.5)
+    two = F(2.0)
+    limit = F(min(OVERFLOW, 1e38))  # the divergence threshold, representable in F
+
+    @register_jitable
+    def batch_sample(seed, key, b, train_size, per):  # pragma: no cover - compiled
+        """(step key, first word) of sample b of the batch at step ``key``: online, sample b of that step;
+        with a fixed training set of ``train_size`` samples, the one drawn by counter_bounded(seed, key, b)."""
+        if train_size > 0:
+            idx = counter_bounded(seed, key, np.uint64(b), np.uint64(train_size))
+            return TRAIN_STEP, np.uint64(idx) * per
+        return key, np.uint64(b) * per
+
+    @register_jitable
+    def flip(y, seed, key, base, n_words, noise):  # pragma: no cover - compiled
+        """The label y, flipped when the sample's noise word (word n_words) gives a uniform < noise."""
+        if noise > 0.0 and unit_double(counter_u64(seed, key, base + np.uint64(n_words))) < noise:
+            return -y
+        return y
+
+    @register_jitable
+    def draw_sample(seed, key, base, n, support, n_words, xi):  # pragma: no cover - compiled
+        """Draw the sample whose words start at ``base`` into the int64 row xi (layout of ``load_sample``);
+        return the clean label chi_S(x) (in F)."""
+        widx = -1
+        word = np.uint64(0)
+        cnt = 0
+        for i in range(n):
+            q = i >> 6
+            if q != widx:
+                word = counter_u64(seed, key, base + np.uint64(q))
+                widx = q
+            bit = np.int64((word >> np.uint64(i & 63)) & np.uint64(1))
+            xi[i] = 1 - 2 * bit
+            xi[n + cnt] = i  # branch-free compaction of the coordinates with x_i = -1
+            cnt += bit
+        xi[2 * n] = cnt
+        y = 1
+        for s in range(support.shape[0]):
+            y *= xi[support[s]]
+        return one if y > 0 else -one
+
+    @register_jitable
+    def load_sample(x, xi):  # pragma: no cover - compiled
+        """Store the ±1 vector x in the int64 row xi (length 2n + 1): xi[:n] = x, xi[n : n + c] = the c
+        coordinates with x_i = -1 in increasing order, xi[2n] = c.  The forward and backward passes loop
+        over that list (no data-dependent branches: random signs would defeat branch prediction)."""
+        n = x.shape[0]
+        cnt = 0
+        for i in range(n):
+            neg = 1 if x[i] < 0 else 0
+            xi[i] = 1 - 2 * neg
+            xi[n + cnt] = i
+            cnt += neg
+        xi[2 * n] = cnt
+
+    @register_jitable
+    def prepare(theta, n, r, wk):  # pragma: no cover - compiled
+        """wk[3r : 4r] = b + sum_i W[i, .]: the pre-activations at x = (1, ..., 1).  Then for any x,
+        h = that - 2 sum_{i: x_i = -1} W[i, .], which touches half of W on average.  (Work row layout
+        wk = [h | sigma(h) | d | base | dsum], r entries each; flat indices, no array views: views cost
+        vectorisation in numba.)"""
+        ob = n * r
+        o = 3 * r
+        for j in range(r):
+            wk[o + j] = theta[ob + j]
+        for i in range(n):
+            oi = i * r
+            for j in range(r):
+                wk[o + j] += theta[oi + j]
+
+    @register_jitable
+    def forward(theta, xi, n, r, code, params, wk):  # pragma: no cover - compiled
+        """f(x; theta) (``prepare`` must have been called for this theta); leaves the pre-activations in
+        wk[:r] and sigma of them in wk[r : 2r]."""
+        ob = 3 * r
+        for j in range(r):
+            wk[j] = wk[ob + j]
+        for t in range(xi[2 * n]):
+            oi = xi[n + t] * r
+            for j in range(r):
+                wk[j] -= two * theta[oi + j]
+        if code == PRODUCT:  # PolyNet: f = prod_j h_j; act[j] = prod_{l < j} h_l (prefix products for backward)
+            acc = one
+            for j in range(r):
+                wk[r + j] = acc
+                acc *= wk[j]
+            return acc
+        if code == 1:
+            for j in range(r):
+                hj = wk[j]
+                wk[r + j] = max(zero, hj)
+        else:
+            for j in range(r):
+                wk[r + j] = F(activation_value(code, wk[j], params))
+        ou = n * r + r
+        o0 = zero
+        o1 = zero
+        o2 = zero
+        o3 = zero
+        j = 0
+        while j + 4 <= r:  # four independent partial sums (the same order in every twin)
+            o0 += theta[ou + j] * wk[r + j]
+            o1 += theta[ou + j + 1] * wk[r + j + 1]
+            o2 += theta[ou + j + 2] * wk[r + j + 2]
+            o3 += theta[ou + j + 3] * wk[r + j + 3]
+            j += 4
+        while j < r:
+            o0 += theta[ou + j] * wk[r + j]
+            j += 1
+        return theta[ou + r] + ((o0 + o1) + (o2 + o3))
+
+    @register_jitable
+    def loss_and_slope(loss, f, y):  # pragma: no cover - compiled
+        """(loss, d loss / d f) of one sample (loss codes in the order of LOSSES)."""
+        m = y * f
+        if loss == 0:
+            if m < one:
+                return one - m, -y
+            return zero, zero
+        if loss == 1:
+            d = f - y
+            return half * d * d, d
+        if loss == 2:
+            return -m, -y
+        # logistic, stable on both sides
+        if m > zero:
+            e = F(math.exp(-np.float64(m)))
+            return F(math.log1p(np.float64(e))), -y * e / (one + e)
+        e = F(math.exp(np.float64(m)))
+        return -m + F(math.log1p(np.float64(e))), -y / (one + e)
+
+    @register_jitable
+    def backward(theta, grad, xi, n, r, code, params, wk, g, tu, tc):  # pragma: no cover - compiled
+        """Accumulate g * d f / d theta of one sample in the split form: dsum += d (d_j = g u_j sigma'(h_j)),
+        grad rows i with x_i = -1 += d, grad_u += g sigma(h), grad_c += g.  ``finish_batch`` turns the
+        rows into sum_b x_bi d_b = dsum - 2 (rows)."""
+        ou = n * r + r
+        od = 2 * r
+        if code == PRODUCT:  # d f / d h_j = prod_{l < j} h_l * prod_{l > j} h_l (no division: zeros are fine)
+            suffix = g
+            for j in range(r - 1, -1, -1):
+                wk[od + j] = wk[r + j] * suffix
+                suffix *= wk[j]
+        elif code == 1:
+            for j in range(r):
+                wk[od + j] = g * theta[ou + j] if wk[j] > zero else zero
+        else:
+            for j in range(r):
+                wk[od + j] = g * theta[ou + j] * F(activation_slope(code, wk[j], params))
+        os_ = 4 * r
+        for j in range(r):
+            wk[os_ + j] += wk[od + j]
+        for t in range(xi[2 * n]):
+            oi = xi[n + t] * r
+            for j in range(r):
+                grad[oi + j] += wk[od + j]
+        if tu and code != PRODUCT:
+            for j in range(r):
+                grad[ou + j] += g * wk[r + j]
+        if tc and code != PRODUCT:
+            grad[ou + r] += g
+
+    @register_jitable
+    def finish_batch(grad, n, r, wk, tb):  # pragma: no cover - compiled
+        """grad_W[i] = sum_b x_bi d_b = dsum - 2 (sum over samples with x_bi = -1); grad_b = dsum."""
+        os_ = 4 * r
+        for i in range(n):
+            oi = i * r
+            for j in range(r):
+                grad[oi + j] = wk[os_ + j] - two * grad[oi + j]
+        if tb:
+            for j in range(r):
+                grad[n * r + j] = wk[os_ + j]
+
+    @register_jitable
+    def accuracy(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk):  # pragma: no cover
+        """Fraction of the m samples at step ``key`` (labels flipped as in training when ``noisy``) with y f > 0."""
+        per = np.uint64(n_words + 1)
+        prepare(theta, n, r, wk)
+        hits = 0
+        for s in range(m):
+            base = np.uint64(s) * per
+            y = draw_sample(seed, key, base, n, support, n_words, xi)
+            if noisy:
+                y = flip(y, seed, key, base, n_words, noise)
+            f = forward(theta, xi, n, r, code, params, wk)
+            if y * f > zero:
+                hits += 1
+        return hits / m
+
+    @register_jitable
+    def draw_row(seed, key, base, n, support, n_words, X, s):  # pragma: no cover - compiled
+        """Draw the sample whose words start at ``base`` into row s of X (±1 in F); return chi_S(x)."""
+        widx = -1
+        word = np.uint64(0)
+        for i in range(n):
+            q = i >> 6
+            if q != widx:
+                word = counter_u64(seed, key, base + np.uint64(q))
+                widx = q
+            X[s, i] = -one if (word >> np.uint64(i & 63)) & np.uint64(1) else one
+        y = one
+        for k in range(support.shape[0]):
+            y *= X[s, support[k]]
+        return y
+
+    @register_jitable
+    def forward_rows(theta, X, H, A, fout, m, n, r, code, params):  # pragma: no cover - compiled
+        """f of the first m rows of X into fout: H = X W (gemm) + b, A = sigma(H) (PolyNet: prefix products)."""
+        ob = n * r
+        ou = ob + r
+        np.dot(X[:m], theta[:ob].reshape((n, r)), H[:m])
+        for s in range(m):
+            for j in range(r):
+                H[s, j] += theta[ob + j]
+            if code == PRODUCT:
+                acc = one
+                for j in range(r):
+                    A[s, j] = acc
+                    acc *= H[s, j]
+                fout[s] = acc
+                continue
+            if code == 1:
+                for j in range(r):
+                    hj = H[s, j]
+                    A[s, j] = max(zero, hj)
+            else:
+                for j in range(r):
+                    A[s, j] = F(activation_value(code, H[s, j], params))
+        if code != PRODUCT:
+            np.dot(A[:m], theta[ou : ou + r], fout[:m])  # gemv
+            for s in range(m):
+                fout[s] += theta[ou + r]
+
+    @register_jitable
+    def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
+                         D):  # pragma: no cover - compiled
+        """Held-out / training-set accuracy in chunks of X.shape[0] rows (CPU body)."""
+        per = np.uint64(n_words + 1)
+        chunk = X.shape[0]
+        hits = 0
+        s0 = 0
+        while s0 < m:
+            c = min(chunk, m - s0)
+            for s in range(c):
+                base = np.uint64(s0 + s) * per
+                y = draw_row(seed, key, base, n, support, n_words, X, s)
+                if noisy:
+                    y = flip(y, seed, key, base, n_words, noise)
+                YF[0, s] = y
+            forward_rows(theta, X, H, A, YF[1], c, n, r, code, params)
+            for s in range(c):
+                if YF[0, s] * YF[1, s] > zero:
+                    hits += 1
+            s0 += c
+        return hits / m
+
+    @register_jitable
+    def gradient_batched(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss,
+                         tb, tu, tc, xi, wk, X, YF, H, A, D):  # pragma: no cover - compiled
+        """grad = sum over the batch of step t of dl/dtheta (CPU body: grad_W = X^T D by gemm); returns the
+        summed loss."""
+        per = np.uint64(n_words + 1)
+        key = np.uint64(t)
+        for b in range(batch):
+            skey, base = batch_sample(seed, key, b, train_size, per)
+            y = flip(draw_row(seed, skey, base, n, support, n_words, X, b), seed, skey, base, n_words, noise)
+            YF[0, b] = y
+        forward_rows(theta, X, H, A, YF[1], batch, n, r, code, params)
+        ob = n * r
+        ou = ob + r
+        tot = zero
+        for p in range(ob, theta.shape[0]):
+            grad[p] = zero
+        for s in range(batch):
+            lv, g = loss_and_slope(loss, YF[1, s], YF[0, s])
+            tot += lv
+            if code == PRODUCT:
+                suffix = g
+                for j in range(r - 1, -1, -1):
+                    D[s, j] = A[s, j] * suffix
+                    suffix *= H[s, j]
+                continue
+            if code == 1:
+                for j in range(r):
+                    D[s, j] = g * theta[ou + j] if H[s, j] > zero else zero
+            else:
+                for j in range(r):
+                    D[s, j] = g * theta[ou + j] * F(activation_slope(code, H[s, j], params))
+            YF[1, s] = g
+            if tc:
+                grad[ou + r] += g
+        np.dot(X[:batch].T, D[:batch], grad[:ob].reshape((n, r)))
+        if tu and code != PRODUCT:
+            np.dot(A[:batch].T, YF[1, :batch], grad[ou : ou + r])  # grad_u = A^T g (gemv)
+        if tb:
+            for s in range(batch):
+                for j in range(r):
+                    grad[ob + j] += D[s, j]
+        return tot
+
+    @register_jitable
+    def accuracy_per_sample(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
+                            D):  # pragma: no cover - compiled
+        return accuracy(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk)
+
+    @register_jitable
+    def gradient_per_sample(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss,
+                            tb, tu, tc, xi, wk, X, YF, H, A, D):  # pragma: no cover - compiled
+        """grad = sum over the batch of step t of dl/dtheta, one sample at a time (CUDA body); returns the
+        summed loss."""
+        per = np.uint64(n_words + 1)
+        for p in range(theta.shape[0]):
+            grad[p] = zero
+        for j in range(4 * r, 5 * r):
+            wk[j] = zero
+        prepare(theta, n, r, wk)
+        key = np.uint64(t)
+        tot = zero
+        for b in range(batch):
+            skey, base = batch_sample(seed, key, b, train_size, per)
+            y = flip(draw_sample(seed, skey, base, n, support, n_words, xi), seed, skey, base, n_words, noise)
+            f = forward(theta, xi, n, r, code, params, wk)
+            lv, g = loss_and_slope(loss, f, y)
+            tot += lv
+            if g != zero:
+                backward(theta, grad, xi, n, r, code, params, wk, g, tu, tc)
+        finish_batch(grad, n, r, wk, tb)
+        return tot
+
+    acc_fn = accuracy_batched if batched else accuracy_per_sample
+    grad_fn = gradient_batched if batched else gradient_per_sample
+
+    @register_jitable
+    def update(theta, grad, mom1, mom2, lo, hi, inv_b, step_size, wd, opt, beta1, beta2, corr2, eps):  # pragma: no cover
+        """One optimiser step on theta[lo:hi] from the summed batch gradient; True if a value overflowed.
+        SGD: theta -= step_size G.  Adam: step_size = eta / (1 - beta1^t), corr2 = 1 / (1 - beta2^t)."""
+        bad = False
+        for p in range(lo, hi):
+            gp = grad[p] * inv_b + wd * theta[p]
+            if opt == 0:
+                v = theta[p] - step_size * gp
+            else:
+                m1 = beta1 * mom1[p] + (one - beta1) * gp
+                m2 = beta2 * mom2[p] + (one - beta2) * gp * gp
+                mom1[p] = m1
+                mom2[p] = m2
+                v = theta[p] - step_size * m1 / (F(math.sqrt(np.float64(m2 * corr2))) + eps)
+            theta[p] = v
+            if not abs(v) <= limit:
+                bad = True
+        return bad
+
+    @register_jitable
+    def run_one(theta, grad, mom1, mom2, xi, wk, X, YF, H, A, D, n, r, code, params, support, seed, steps, batch,
+                loss, opt, lr, wd, schedule, beta1, beta2, eps, noise, train_size, tb, tu, tc, eval_every,
+                n_eval, target, stop, record_every, rec_loss, rec_eval, rec_train, snap_every, snaps):  # pragma: no cover
+        """One run from theta (updated in place); returns (converged_at, fitted_at, diverged_at, steps done)."""
+        P = theta.shape[0]
+        n_words = (n + 63) >> 6
+        np.uint64(n_words + 1)
+        ob = n * r
+        ou = ob + r
+        converged_at = -1
+        fitted_at = -1
+        diverged_at = -1
+        last_loss = np.nan
+        n_rec = rec_loss.shape[0]
+        n_snap = snaps.shape[0]
+        for p in range(P):
+            mom1[p] = zero
+            mom2[p] = zero
+        b1t = 1.0
+        b2t = 1.0
+        t = 0
+        while True:
+            # ---- observe the state after t steps ----
+            rec_now = record_every > 0 and t % record_every == 0 and t // record_every < n_rec
+            eval_now = eval_every > 0 and (t % eval_every == 0)
+            acc_eval = np.nan
+            acc_train = np.nan
+            if eval_now or rec_now:
+                acc_eval = acc_fn(theta, seed, EVAL_STEP, n_eval, n, r, code, params, support, n_words, False, 0.0, xi, wk,
+                                  X, YF, H, A, D)
+                if train_size > 0:
+                    acc_train = acc_fn(theta, seed, TRAIN_STEP, train_size, n, r, code, params, support, n_words, True,
+                                       noise, xi, wk, X, YF, H, A, D)
+            if rec_now:
+                c = t // record_every
+                rec_loss[c] = last_loss
+                rec_eval[c] = acc_eval
+                rec_train[c] = acc_train
+            if snap_every > 0 and t % snap_every == 0 and t // snap_every < n_snap:
+                c = t // snap_every
+                for p in range(P):
+                    snaps[c, p] = theta[p]
+            if eval_now:
+                if fitted_at < 0 and train_size > 0 and acc_train >= 1.0:
+                    fitted_at = t
+                if converged_at < 0 and acc_eval >= target:
+                    converged_at = t
+                    if stop:
+                        break
+            if t >= steps:
+                break
+            # ---- one step ----
+            tot = grad_fn(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss, tb,
+                          tu, tc, xi, wk, X, YF, H, A, D)
+            last_loss = tot / F(batch)
+            if schedule == 0:
+                eta = lr
+            elif schedule == 1:
+                eta = lr * 0.5 * (1.0 + math.cos(math.pi * t / steps))
+            else:
+                eta = lr * (1.0 - t / steps)
+            inv_b = one / F(batch)
+            if opt == 1:
+                b1t *= beta1
+                b2t *= beta2
+            step_size = F(eta / (1.0 - b1t)) if opt == 1 else F(eta)
+            corr2 = F(1.0 / (1.0 - b2t)) if opt == 1 else one
+            bad = update(theta, grad, mom1, mom2, 0, ob, inv_b, step_size, F(wd), opt, F(beta1), F(beta2), corr2, F(eps))
+            if tb:
+                bad |= update(theta, grad, mom1, mom2, ob, ou, inv_b, step_size, F(wd), opt, F(beta1), F(beta2), corr2, F(eps))
+            if tu:
+                bad |= update(theta, grad, mom1, mom2, ou, ou + r, inv_b, step_size, F(wd), opt, F(beta1), F(beta2), corr2,
+                              F(eps))
+            if tc:
+                bad |= update(theta, grad, mom1, mom2, ou + r, ou + r + 1, inv_b, step_size, F(wd), opt, F(beta1), F(beta2),
+                              corr2, F(eps))
+            t += 1
+            if bad:
+                diverged_at = t
+                break
+        # NaN-fill the records after the run stopped
+        first = t // record_every + 1 if record_every > 0 else n_rec
+        for c in range(first, n_rec):
+            rec_loss[c] = np.nan
+            rec_eval[c] = np.nan
+            rec_train[c] = np.nan
+        first = t // snap_every + 1 if snap_every > 0 else n_snap
+        for c in range(first, n_snap):
+            for p in range(P):
+                snaps[c, p] = np.nan
+        return converged_at, fitted_at, diverged_at, t
+
+    @register_jitable
+    def drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
+              wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
+              record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
+        ca, fa, da, done = run_one(TH[q], GR[q], M1[q], M2[q], XS[q], WK[q], XB[q], YB[q], HB[q], AB[q], DB[q], n, r, code, params, support,
+                                   seeds[q], steps, batch, loss, opt, lrs[q], wds[q], schedule, beta1, beta2, eps,
+                                   noises[q], train_size, tb, tu, tc, eval_every, n_eval, target, stop, record_every,
+                                   REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q])
+        OUT[q, 0] = ca
+        OUT[q, 1] = fa
+        OUT[q, 2] = da
+        OUT[q, 3] = done
+
+    @register_jitable
+    def drive_columns(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss,
+                      opt, lrs, wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target,
+                      stop, record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
+        """``drive`` with the per-run state transposed (the CUDA layout): TH, GR, M1, M2 (P, R), XS (2n + 1, R),
+        WK (5r, R); run q is column q, so consecutive threads (runs) read consecutive addresses."""
+        ca, fa, da, done = run_one(TH[:, q], GR[:, q], M1[:, q], M2[:, q], XS[:, q], WK[:, q], XB[q], YB[q], HB[q], AB[q],
+                                   DB[q], n, r, code, params, support, seeds[q], steps, batch, loss, opt, lrs[q], wds[q],
+                                   schedule, beta1, beta2, eps, noises[q], train_size, tb, tu, tc, eval_every, n_eval,
+                                   target, stop, record_every, REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q])
+        OUT[q, 0] = ca
+        OUT[q, 1] = fa
+        OUT[q, 2] = da
+        OUT[q, 3] = done
+
+    return drive, prepare, forward, loss_and_slope, backward, finish_batch, load_sample, drive_columns
+
+
+#: (dtype, batched) -> the body's functions (drive first); batched=True is the CPU body, False the CUDA one
+_BODIES = {(np.dtype(F), batched): _build(F, batched) for F in (np.float32, np.float64) for batched in (False, True)}
+
+
+def _support(support, n: int, k: int) -> np.ndarray:
+    if support is None:
+        return np.arange(k, dtype=np.int64)
+    s = np.asarray(support)
+    if s.ndim != 1 or s.dtype.kind not in "iu" or s.shape[0] != k:
+        raise ValueError(f"argument 'support' must list k = {k} coordinates, not {support!r}")
+    if s.size and (s.min() < 0 or s.max() >= n or np.unique(s).size != k):
+        raise ValueError(f"argument 'support' must list k = {k} distinct coordinates in [0, n = {n}), not {support!r}")
+    return np.ascontiguousarray(s.astype(np.int64))
+
+
+def parity_samples(seed: int, step: int, count: int, n: int, support=None, k: int | None = None,
+                   label_noise: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(X (count, n) in ±1, y (count,)) of the counter-stream samples 0..count-1 at ``step`` of run
+    ``seed`` (step = t for online batches, EVAL_STEP / TRAIN_STEP for the held-out / training sets),
+    computed in numpy from the vectorised Philox: the data oracle of the reference twin."""
+    n = _checks.require_int("n", n, min_value=1, max_value=_MAX_N)
+    if k is None:
+        k = 0 if support is None else len(support)
+    sup = _support(support, n, k)
+    n_words = (n + 63) // 64
+    per = n_words + 1
+    idx = np.arange(count * per, dtype=np.uint64)
+    words = counter_u64_array(np.full(idx.size, seed, dtype=np.uint64), np.full(idx.size, step, dtype=np.uint64),
+                              idx).reshape(count, per)
+    i = np.arange(n)
+    bits = (words[:, i // 64] >> (i % 64).astype(np.uint64)) & np.uint64(1)
+    X = 1.0 - 2.0 * bits.astype(np.float64)
+    y = np.prod(X[:, sup], axis=1) if sup.size else np.ones(count)
+    if label_noise > 0:
+        u = (words[:, n_words] >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+        y = np.where(u < label_noise, -y, y)
+    return X, y
