@@ -32,7 +32,7 @@ def test_seed_blocks_cover_the_runs_in_order():
 def test_seed_blocks_of_the_trainers_merge_to_the_whole_sweep():
     """Run r of a sweep depends on seeds[r] alone: blocks of runs, concatenated, are the whole sweep's bits
     (what lets Context.map run blocks anywhere).  The readout SGD of Theorem B.6 and the two-layer engine."""
-    from kernels.readout_sgd import readout_sgd
+    from kernels.training.readout_sgd import readout_sgd
     from kernels.training import train_two_layer
 
     rng = np.random.default_rng(3)
