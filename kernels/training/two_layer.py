@@ -106,7 +106,7 @@ def _cpu_pair(drive):
                   opt, lrs, wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target,
                   stop, record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT)
 
-    return (nb.njit(parallel=True, error_model="numpy")(loop), nb.njit(error_model="numpy")(loop))
+    return (nb.njit(parallel=True, error_model="numpy", cache=True)(loop), nb.njit(error_model="numpy", cache=True)(loop))
 
 
 _CPU = {}
