@@ -135,20 +135,37 @@ def check_first_step_gradient(statement: GradientFormula, p, ctx) -> Verdict:
     inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
+    for k, t, rep, P, pi, enum, fast_ok in _e13_cases(ctx, p["t2_max"], p["t3_max"], p["chains"]):
+        printed = _printed_gradient(P, pi, t, statement)
+        for m in range(k):
+            for l in range(k):
+                ev.add({"k": k, "t": t, "chain": rep, "m": m + 1, "l": l + 1}, printed[m, l], enum[m, l])
+        ev.add({"k": k, "t": t, "chain": rep, "part": "K1 fast form = enumeration"}, fast_ok, relation="true")
+    return ev.verdict(seed=ctx.seed("chains"))
+
+
+_E13_CACHE: dict = {}
+
+
+def _e13_cases(ctx, t2_max: int, t3_max: int, chains: int) -> list:
+    """(k, t, chain, P, pi, exact enumeration of the gradient, K1 fast form = enumeration) for the chains drawn
+    from the stream ctx.rng("chains") in the check's order.  None of it depends on the statement tested, so it is
+    computed once and cached across the printed statement and the mutants (same exact Fractions)."""
+    key = (ctx.claim_id, ctx.seed("chains"), t2_max, t3_max, chains)
+    if key in _E13_CACHE:
+        return _E13_CACHE[key]
     rng = ctx.rng("chains")
-    for k, tmax in ((2, p["t2_max"]), (3, p["t3_max"])):
+    out = []
+    for k, tmax in ((2, t2_max), (3, t3_max)):
         for t in range(1, tmax + 1):
-            for rep in range(p["chains"]):
+            for rep in range(chains):
                 P = np.array(random_rational_chain(rng, k), dtype=object)
                 pi = np.array(stationary_exact(P.tolist()), dtype=object)
                 enum = enumerate_expectation(P.tolist(), list(pi), t, lambda x, k=k: linear_coefficients(x, k).sum(0))
-                printed = _printed_gradient(P, pi, t, statement)
                 fast = t_tensor(P, t, pi).sum(0)
-                for m in range(k):
-                    for l in range(k):
-                        ev.add({"k": k, "t": t, "chain": rep, "m": m + 1, "l": l + 1}, printed[m, l], enum[m, l])
-                ev.add({"k": k, "t": t, "chain": rep, "part": "K1 fast form = enumeration"}, bool((fast == enum).all()), relation="true")
-    return ev.verdict(seed=ctx.seed("chains"))
+                out.append((k, t, rep, P, pi, enum, bool((fast == enum).all())))
+    _E13_CACHE[key] = out
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
