@@ -8,6 +8,7 @@ G_v(j) = sum_{ml} E T_{j,m,l} (T = kernel K1, kernels.sequence.markov_icl.t_tens
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -134,20 +135,37 @@ def check_first_step_gradient(statement: GradientFormula, p, ctx) -> Verdict:
     inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
+    for k, t, rep, P, pi, enum, fast_ok in _e13_cases(ctx, p["t2_max"], p["t3_max"], p["chains"]):
+        printed = _printed_gradient(P, pi, t, statement)
+        for m in range(k):
+            for l in range(k):
+                ev.add({"k": k, "t": t, "chain": rep, "m": m + 1, "l": l + 1}, printed[m, l], enum[m, l])
+        ev.add({"k": k, "t": t, "chain": rep, "part": "K1 fast form = enumeration"}, fast_ok, relation="true")
+    return ev.verdict(seed=ctx.seed("chains"))
+
+
+_E13_CACHE: dict = {}
+
+
+def _e13_cases(ctx, t2_max: int, t3_max: int, chains: int) -> list:
+    """(k, t, chain, P, pi, exact enumeration of the gradient, K1 fast form = enumeration) for the chains drawn
+    from the stream ctx.rng("chains") in the check's order.  None of it depends on the statement tested, so it is
+    computed once and cached across the printed statement and the mutants (same exact Fractions)."""
+    key = (ctx.claim_id, ctx.seed("chains"), t2_max, t3_max, chains)
+    if key in _E13_CACHE:
+        return _E13_CACHE[key]
     rng = ctx.rng("chains")
-    for k, tmax in ((2, p["t2_max"]), (3, p["t3_max"])):
+    out = []
+    for k, tmax in ((2, t2_max), (3, t3_max)):
         for t in range(1, tmax + 1):
-            for rep in range(p["chains"]):
+            for rep in range(chains):
                 P = np.array(random_rational_chain(rng, k), dtype=object)
                 pi = np.array(stationary_exact(P.tolist()), dtype=object)
                 enum = enumerate_expectation(P.tolist(), list(pi), t, lambda x, k=k: linear_coefficients(x, k).sum(0))
-                printed = _printed_gradient(P, pi, t, statement)
                 fast = t_tensor(P, t, pi).sum(0)
-                for m in range(k):
-                    for l in range(k):
-                        ev.add({"k": k, "t": t, "chain": rep, "m": m + 1, "l": l + 1}, printed[m, l], enum[m, l])
-                ev.add({"k": k, "t": t, "chain": rep, "part": "K1 fast form = enumeration"}, bool((fast == enum).all()), relation="true")
-    return ev.verdict(seed=ctx.seed("chains"))
+                out.append((k, t, rep, P, pi, enum, bool((fast == enum).all())))
+    _E13_CACHE[key] = out
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,6 +185,31 @@ def _closed_power(a, b, n, f: PowerFormula):
     ln = lam ** (n + f.lam_exp_shift)
     d = a + b - 2
     return [[((a - 1) * ln + b - 1) / d, ((1 - a) * ln + a - 1) / d], [((1 - b) * ln + b - 1) / d, ((b - 1) * ln + a - 1) / d]]
+
+
+# The symbolic checks of (E.15) depend only on the fields of the statement they read, so they are cached by
+# those fields: the mutants that share them with the printed statement reuse its sympy results (same calls on
+# the same expressions, hence the same booleans).
+@functools.lru_cache(maxsize=None)
+def _e15_induction(lam_shift: int, lam_exp_shift: int) -> tuple[bool, bool]:
+    """(the closed form at n = 0 is I, P * form(n) = form(n + 1)), symbolically in a, b and n."""
+    a, b = A_, B_
+    n = sp.Symbol("n", integer=True, nonnegative=True)
+    F = sp.Matrix(_closed_power(a, b, n, PowerFormula(lam_shift=lam_shift, lam_exp_shift=lam_exp_shift)))
+    Pm = sp.Matrix([[a, 1 - a], [1 - b, b]])
+    base = sp.simplify(F.subs(n, 0) - sp.eye(2))
+    step = sp.simplify(sp.expand_power_base(Pm * F - F.subs(n, n + 1)))
+    return base == sp.zeros(2, 2), step == sp.zeros(2, 2)
+
+
+@functools.lru_cache(maxsize=None)
+def _e15_stationary(lam_shift: int, pi_swapped: bool) -> bool:
+    """pi P = pi for the statement's pi (with lambda = a + b + lam_shift), symbolically."""
+    a, b = A_, B_
+    Pm = sp.Matrix([[a, 1 - a], [1 - b, b]])
+    lam = a + b + lam_shift
+    pi = sp.Matrix([[a - 1, b - 1]]) / (lam - 1) if pi_swapped else sp.Matrix([[b - 1, a - 1]]) / (lam - 1)
+    return sp.simplify(pi * Pm - pi) == sp.zeros(1, 2)
 
 
 @claim(
@@ -217,17 +260,10 @@ def check_matrix_powers(statement: PowerFormula, p, ctx) -> Verdict:
     != 1 unless a = 1); the old object could not express an exponent misprint.  No inequality parts.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
-    a, b = A_, B_
-    n = sp.Symbol("n", integer=True, nonnegative=True)
-    F = sp.Matrix(_closed_power(a, b, n, statement))
-    Pm = sp.Matrix([[a, 1 - a], [1 - b, b]])
-    lam = a + b + statement.lam_shift
-    pi = sp.Matrix([[a - 1, b - 1]]) / (lam - 1) if statement.pi_swapped else sp.Matrix([[b - 1, a - 1]]) / (lam - 1)
-    base = sp.simplify(F.subs(n, 0) - sp.eye(2))
-    step = sp.simplify(sp.expand_power_base(Pm * F - F.subs(n, n + 1)))
-    ev.add({"part": "n = 0 gives I (symbolic)"}, base == sp.zeros(2, 2), relation="true")
-    ev.add({"part": "P * form(n) = form(n+1) (symbolic)"}, step == sp.zeros(2, 2), relation="true")
-    ev.add({"part": "pi P = pi (symbolic)"}, sp.simplify(pi * Pm - pi) == sp.zeros(1, 2), relation="true")
+    base_ok, step_ok = _e15_induction(statement.lam_shift, statement.lam_exp_shift)
+    ev.add({"part": "n = 0 gives I (symbolic)"}, base_ok, relation="true")
+    ev.add({"part": "P * form(n) = form(n+1) (symbolic)"}, step_ok, relation="true")
+    ev.add({"part": "pi P = pi (symbolic)"}, _e15_stationary(statement.lam_shift, statement.pi_swapped), relation="true")
     rng = ctx.rng("points")
     for i in range(p["points"]):
         fa, fb = _rational_ab(rng)

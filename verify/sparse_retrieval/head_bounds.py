@@ -338,9 +338,30 @@ def check_lemma_40(st: QuadVariance, p, ctx) -> Verdict:
     -------
     mean-coefficient-2: d = 1, mu = 1, Sigma = 1 gives 6 vs 4.  trace-coefficient-1: fails for every Sigma != 0.
     """
+    from fractions import Fraction
+
     ev = Evidence("eq", rigor=Rigor.EXACT)
+    for d, Sig, mu, var in _lemma_40_instances(ctx, p["instances"]):
+        formula = st.c_trace * (Sig.T * Sig).trace() + st.c_mean * (mu.T * Sig * mu)[0]
+        ev.add({"d": d, "Sigma": str(Sig.tolist()), "mu": str(list(mu))}, Fraction(str(var)), Fraction(str(sp.nsimplify(formula))))
+    return ev.verdict(seed=ctx.seed("lemma40"))
+
+
+_L40_CACHE: dict = {}
+
+
+def _lemma_40_instances(ctx, instances: int) -> list:
+    """The instances (d, Sigma, mu, exact Var ||x||^2 from the MGF) drawn from the stream ctx.rng("lemma40").
+
+    The stream and the moments do not depend on the statement tested, so they are cached across the printed
+    statement and the mutants (the same sympy calls on the same draws, hence the same exact values); the
+    statement only enters through the formula it is compared with."""
+    key = (ctx.claim_id, ctx.seed("lemma40"), instances)
+    if key in _L40_CACHE:
+        return _L40_CACHE[key]
     rng = ctx.rng("lemma40")
-    for k in range(p["instances"]):
+    out = []
+    for k in range(instances):
         d = 1 + k % 3
         B = sp.Matrix(rng.integers(-2, 3, size=(d, d)).tolist())
         Sig = B * B.T / 2
@@ -353,8 +374,6 @@ def check_lemma_40(st: QuadVariance, p, ctx) -> Verdict:
         zero = {si: 0 for si in s}
         m2 = sum(sp.diff(M, si, 2) for si in s).subs(zero)
         m4 = sum(sp.diff(M, si, 2, sj, 2) if si != sj else sp.diff(M, si, 4) for si in s for sj in s).subs(zero)
-        var = sp.nsimplify(sp.expand(m4 - m2**2))
-        formula = st.c_trace * (Sig.T * Sig).trace() + st.c_mean * (mu.T * Sig * mu)[0]
-        from fractions import Fraction
-        ev.add({"d": d, "Sigma": str(Sig.tolist()), "mu": str(list(mu))}, Fraction(str(var)), Fraction(str(sp.nsimplify(formula))))
-    return ev.verdict(seed=ctx.seed("lemma40"))
+        out.append((d, Sig, mu, sp.nsimplify(sp.expand(m4 - m2**2))))
+    _L40_CACHE[key] = out
+    return out
