@@ -302,6 +302,15 @@ def _m50(ms: list[int], freq: np.ndarray) -> float:
     return float(ms[j - 1] * (ms[j] / ms[j - 1]) ** t)
 
 
+@functools.lru_cache(maxsize=16)
+def _success_counts(n: int, k: int, s: int, ms: tuple, trials: int, gamma: float, seed: int) -> np.ndarray:
+    """truncation_success_counts, cached: the counts do not depend on the statement (only the exponent of the
+    ratio does), so the printed statement and the mutants share one Monte Carlo run (same arguments, same numbers)."""
+    counts = np.asarray(truncation_success_counts(n, k, s, list(ms), trials, gamma, seed))
+    counts.setflags(write=False)
+    return counts
+
+
 @claim(
     id="thesis_ch6.theorem_C.16.sample_size",
     source=SOURCE,
@@ -373,7 +382,7 @@ def check_sample_scaling(statement: SampleScaling, p, ctx) -> Verdict:
     for n in ns:
         xr = float(abs(xi_rel(n, k, s)))
         ms = sorted({round(2 ** (j / 4)) for j in range(24, 100) if 2 ** (j / 4) <= 40 / xr**2})
-        counts = truncation_success_counts(n, k, s, ms, p["trials"], xr / 2, ctx.seed("samples") % 2**40)
+        counts = _success_counts(n, k, s, tuple(ms), p["trials"], xr / 2, ctx.seed("samples") % 2**40)
         m50 = _m50(ms, counts / p["trials"])
         ratios.append(m50 / ((n - s) ** statement.exponent(k, s) * math.log(n)))
         rows.append({"n": n, "1/xi_rel^2": 1 / xr**2, "m_50%": m50, "m_50% xi_rel^2 / log n": m50 * xr**2 / math.log(n)})
