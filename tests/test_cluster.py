@@ -12,7 +12,8 @@ import pytest
 
 from verify.parallel import run_claims
 from verify.registry import Context, get_claim, seed_blocks
-from verify.report import check_report, main, pending_publishes
+from verify.publish import pending_publishes
+from verify.report import check_report, main
 
 from .test_parallel import _files, _untimed
 

@@ -16,7 +16,8 @@ import pytest
 
 from verify.parallel import run_claims
 from verify.registry import ClaimResult, get_claim
-from verify.report import ROOT, check_report, main, pending_publishes, write_report_set
+from verify.publish import pending_publishes
+from verify.report import ROOT, check_report, main, write_report_set
 
 #: quick claims with random draws (seeded streams), figures and numba prange kernels, from five sources
 IDS = ["thesis_ch7.training_features", "thesis_ch8.ngram_extension", "thesis_ch4.lemma_A.2", "seed002.theorem_9",

@@ -14,10 +14,10 @@ import pytest
 
 from verify.registry import ClaimResult, Part, Severity, Status, all_claims, get_claim, run_claim
 from verify.report import INDEX_HEADER as INDEX_HEADER_LINE
-from verify.report import (BUILD_OUTPUT, COMMITTED_OUTPUT, PAGE_MAX_BYTES, PUBLISH_STEPS, REPORT_MAX_BYTES, ROOT,
-                           PublishFault, SimulatedKill, broken_links, check_report, github_slug, main, page_anchors,
-                           parse_index, pending_publishes, publish, publish_lock, recover, resolve_output,
-                           write_report_set)
+from verify.publish import PUBLISH_STEPS, PublishFault, SimulatedKill, pending_publishes, publish, publish_lock, recover
+from verify.report import (BUILD_OUTPUT, COMMITTED_OUTPUT, PAGE_MAX_BYTES, REPORT_MAX_BYTES, ROOT, check_report, main,
+                           parse_index, resolve_output, write_report_set)
+from verify.report_render import broken_links, github_slug, page_anchors
 
 IDS = ["thesis_ch5.sq_counting", "thesis_ch5.lemma_B.1.asymptotic"]
 
@@ -231,7 +231,7 @@ def test_a_hard_kill_of_a_real_process_is_recovered(tmp_path: Path):
     (tmp_path / "report" / "page.md").write_text("old\n")
     script = textwrap.dedent(f"""
         from pathlib import Path
-        from verify.report import publish
+        from verify.publish import publish
         def build(d):
             (d / "report").mkdir(); (d / "report" / "page.md").write_text("new\\n"); (d / "REPORT.md").write_text("new\\n")
         publish(Path({str(tmp_path / 'REPORT.md')!r}), build)
@@ -331,7 +331,7 @@ def test_update_reruns_some_claims_and_reuses_the_rest(tmp_path: Path, monkeypat
 def test_heatmap_specs_are_drawn_and_bad_ones_rejected(tmp_path: Path):
     import types
 
-    from verify.report import render_plots
+    from verify.report_render import render_plots
 
     spec = {"kind": "heatmap", "title": "p", "z": [[0.0, 0.5], [1.0, 0.25]], "x": [1, 2], "y": ["a", "b"],
             "zlabel": "success", "annotate": True, "series": [{"x": [0, 1], "y": [0, 1], "style": "w--"}]}
@@ -367,7 +367,7 @@ def test_the_lock_excludes_a_second_process(tmp_path: Path):
         [sys.executable, "-c", textwrap.dedent(f"""
             import sys
             from pathlib import Path
-            from verify.report import publish_lock
+            from verify.publish import publish_lock
             with publish_lock(Path({str(tmp_path)!r})):
                 print("locked", flush=True)
                 sys.stdin.readline()

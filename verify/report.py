@@ -19,7 +19,7 @@ table, the sharpness table, an index) and the directory ``report/`` next to it (
 ``results.json``, ``figures/``).  Every file carries the same *generation* (a content hash of the
 results), which ``--check`` compares.
 
-Publishing is atomic (see :func:`publish`): the new set is built in a staging directory next to the
+Publishing is atomic (see :func:`verify.publish.publish`): the new set is built in a staging directory next to the
 outputs, then ``report/`` is swapped by two renames and REPORT.md replaced last (the commit point).
 An exception or SIGTERM / SIGINT at any step rolls back to the complete old set and removes the
 staging directory; a hard kill (SIGKILL, power loss) leaves a journal that the next run (or
@@ -33,6 +33,10 @@ worker that dies exits 2 before anything is published.
 
 The report only renders verdicts: every number in it comes from a claim's Verdict (run here through
 ``run_claim``) or from benchmarks/*results.json; nothing is recomputed while rendering.
+
+This module builds the report set, reads it back (``--check``) and holds the command line; the
+publishing machinery (staging, swap, rollback, recovery, lock) is in :mod:`verify.publish` and the
+rendering helpers (cells, details, plots, anchors, links, contract-field text) in :mod:`verify.report_render`.
 """
 
 from __future__ import annotations
@@ -45,20 +49,38 @@ import json
 import os
 import platform
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Iterator
 
-import numpy as np
 
 from ._machine import machine_line
 from .parallel import WorkerDied, jobs_argument, run_claims, usable_cores
 from .registry import TIERS, ClaimResult, Status, all_claims, get_claim, to_jsonable
+from .publish import ReportLocked, _worker_fault, pending_publishes, publish, publish_lock, recover
+from .report_render import (
+    _benchmark_table,
+    _case_text,
+    _cell,
+    _failing_witness,
+    _is_audited,
+    _no_links,
+    _oneline,
+    _ratio_text,
+    _side_text,
+    _slug,
+    broken_links,
+    corrected_text,
+    page_anchors,
+    printed_text,
+    render_details,
+    render_plots,
+    severity_text,
+    sharpness_class,
+    witness_words,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 STATUS_ORDER = [s.value for s in Status]
@@ -70,13 +92,6 @@ COMMITTED_OUTPUT = ROOT / "REPORT.md"
 BUILD_OUTPUT = ROOT / "build" / "report" / "REPORT.md"
 REPORT_MAX_BYTES = 250_000
 PAGE_MAX_BYTES = 500_000
-STAGING_PREFIX = ".report-staging-"
-LOCK_NAME = ".report.lock"
-#: the steps of :func:`publish`, in order (fault-injection points)
-PUBLISH_STEPS = ("staged", "old-moved-aside", "new-moved-in", "committed")
-#: fault-injection point in each worker process of ``-j N`` (N > 1), before it runs a claim
-WORKER_STEP = "worker"
-FAULT_ENV = "VERIFY_REPORT_FAULT"
 MARKER_RE = re.compile(r"<!-- verify-report generation=(\S+) tier=(\S+)(?: page=(\S+))? -->")
 #: the documents behind the source ids (full references: docs/sources.md)
 SOURCE_NAMES = {
@@ -136,347 +151,6 @@ def environment(tier: str, backend: str) -> dict:
         "machine": machine_line(),
         "gpu": "yes" if gpu_available() else "no",
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# rendering helpers
-# ---------------------------------------------------------------------------------------------
-
-
-def _cell(v) -> str:
-    if isinstance(v, float):
-        text = f"{v:.6g}"
-    elif isinstance(v, (dict, list)):
-        text = json.dumps(to_jsonable(v))
-    else:
-        text = str(to_jsonable(v))
-    return _no_links(text.replace("|", "\\|").replace("\n", " "))
-
-
-def _no_links(text: str) -> str:
-    """Escape '](' in prose (e.g. chi_[k](x)) so that markdown does not render it as a link."""
-    return text.replace("](", "]\\(")
-
-
-def _case_text(case: dict | None) -> str:
-    if not case:
-        return "n/a"
-    return ", ".join(f"{k} = {_cell(v)}" for k, v in case.items())
-
-
-def _side_text(rec: dict | None) -> str:
-    if not rec:
-        return "n/a"
-    tol = f" (tol {_cell(rec['tol'])})" if rec.get("tol") is not None else ""
-    return f"{_case_text(rec.get('case'))}: lhs = {_cell(rec.get('lhs'))} {rec.get('relation', '')} rhs = {_cell(rec.get('rhs'))}{tol}"
-
-
-DETAIL_MAX_ROWS = 60
-DETAIL_MAX_CELL = 400
-
-
-def _clip(text: str, limit: int = DETAIL_MAX_CELL) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def render_details(details: dict) -> list[str]:
-    """Markdown for a Verdict's details: tables for dicts of dicts / lists of dicts, else JSON.
-
-    Tables are cut at DETAIL_MAX_ROWS rows and cells at DETAIL_MAX_CELL characters (the full values
-    are in report/results.json), so that a per-source page stays readable and under PAGE_MAX_BYTES."""
-    out: list[str] = []
-    for title, value in details.items():
-        out.append(f"*{title}*")
-        out.append("")
-        value = to_jsonable(value)
-        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-            cols: list[str] = []
-            for row in value.values():
-                cols += [c for c in row if c not in cols]
-            out.append("| | " + " | ".join(_cell(c) for c in cols) + " |")
-            out.append("|---" * (len(cols) + 1) + "|")
-            for key, row in list(value.items())[:DETAIL_MAX_ROWS]:
-                out.append(f"| {_clip(_cell(key))} | " + " | ".join(_clip(_cell(row.get(c, ""))) for c in cols) + " |")
-            out.extend(_more_rows(len(value)))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            cols = []
-            for row in value:
-                cols += [c for c in row if c not in cols]
-            out.append("| " + " | ".join(_cell(c) for c in cols) + " |")
-            out.append("|---" * len(cols) + "|")
-            for row in value[:DETAIL_MAX_ROWS]:
-                out.append("| " + " | ".join(_clip(_cell(row.get(c, ""))) for c in cols) + " |")
-            out.extend(_more_rows(len(value)))
-        elif isinstance(value, dict):
-            out.append("| key | value |")
-            out.append("|---|---|")
-            for k, v in list(value.items())[:DETAIL_MAX_ROWS]:
-                out.append(f"| {_clip(_cell(k))} | {_clip(_cell(v))} |")
-            out.extend(_more_rows(len(value)))
-        else:
-            out.append(f"`{_clip(_cell(value), 2000)}`")
-        out.append("")
-    return out
-
-
-def _more_rows(n: int) -> list[str]:
-    if n <= DETAIL_MAX_ROWS:
-        return []
-    return ["", f"({n - DETAIL_MAX_ROWS} more rows in report/results.json)"]
-
-
-def _slug(claim_id: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", claim_id)
-
-
-def render_plots(result: ClaimResult, figdir: Path) -> list[str]:
-    """Draw the Verdict's plot specs to PNG files; return the relative paths."""
-    specs = list(result.printed.plots)
-    if result.corrected is not None:
-        titles = {spec.get("title") for spec in specs}
-        specs += [spec for spec in result.corrected.plots if spec.get("title") not in titles]
-    if not specs:
-        return []
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    paths = []
-    for i, spec in enumerate(specs):
-        fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
-        if spec.get("kind") == "heatmap":
-            _draw_heatmap(fig, ax, spec)
-        for s in spec.get("series", []):
-            style = s.get("style", "-o" if len(s.get("x", [])) < 40 else "-")
-            ax.plot(s["x"], s["y"], style, label=s.get("label"), markersize=3)
-        ax.set_title(spec.get("title", ""), fontsize=10)
-        ax.set_xlabel(spec.get("xlabel", ""))
-        ax.set_ylabel(spec.get("ylabel", ""))
-        if spec.get("logx"):
-            ax.set_xscale("log")
-        if spec.get("logy"):
-            ax.set_yscale("log")
-        if any(s.get("label") for s in spec.get("series", [])):
-            ax.legend(fontsize=8)
-        if spec.get("kind") != "heatmap":
-            ax.grid(True, alpha=0.3)
-        fig.tight_layout()
-        name = f"{_slug(result.claim.id)}-{i}.png"
-        fig.savefig(figdir / name, metadata={"Software": None})
-        plt.close(fig)
-        paths.append(f"report/figures/{name}")
-    return paths
-
-
-def _draw_heatmap(fig, ax, spec: dict) -> None:
-    """A heat map spec: ``{"kind": "heatmap", "z": rows x cols, "x": col labels, "y": row labels,
-    "zlabel", "vmin", "vmax", "annotate"}``; optional ``series`` are drawn over it in cell coordinates
-    (column index on x, row index on y), e.g. a theoretical frontier."""
-    z = np.asarray(spec["z"], dtype=float)
-    if z.ndim != 2:
-        raise ValueError(f"heatmap 'z' must be 2-dimensional, got shape {z.shape}")
-    im = ax.imshow(z, origin="lower", aspect="auto", cmap=spec.get("cmap", "viridis"),
-                   vmin=spec.get("vmin"), vmax=spec.get("vmax"), interpolation="nearest")
-    cb = fig.colorbar(im, ax=ax)
-    cb.set_label(spec.get("zlabel", ""))
-    xs, ys = spec.get("x"), spec.get("y")
-    if xs is not None:
-        ax.set_xticks(range(len(xs)))
-        ax.set_xticklabels([str(v) for v in xs], fontsize=7, rotation=45 if len(xs) > 8 else 0)
-    if ys is not None:
-        ax.set_yticks(range(len(ys)))
-        ax.set_yticklabels([str(v) for v in ys], fontsize=7)
-    if spec.get("annotate") and z.size <= 200:
-        for (r, c), v in np.ndenumerate(z):
-            if np.isfinite(v):
-                ax.text(c, r, f"{v:.2g}", ha="center", va="center", fontsize=6, color="w")
-
-
-def _benchmark_table() -> list[str]:
-    """One table per benchmarks/*results.json file (written by the benchmark modules; read, never run)."""
-    files = sorted((ROOT / "benchmarks").glob("*results.json"))
-    if not files:
-        return ["No benchmark results yet: run `python -m benchmarks.fwht --write`.", ""]
-    out: list[str] = []
-    for path in files:
-        data = json.loads(path.read_text())
-        rows = data.get("rows", [])
-        module = "fwht" if path.name == "results.json" else path.name.replace("_results.json", "")
-        out.append(f"**`python -m benchmarks.{module}`** on {data.get('machine', '?')} ({data.get('date', '?')}); "
-                   "ratios are against baselines measured in the same run.")
-        out.append("")
-        cols: list[str] = []
-        for row in rows:
-            cols += [c for c in row if c not in cols]
-        out.append("| " + " | ".join(cols) + " |")
-        out.append("|---" * len(cols) + "|")
-        for row in rows:
-            out.append("| " + " | ".join(_cell(row.get(c, "")) for c in cols) + " |")
-        out.append("")
-        for note in data.get("notes", []):
-            out.append(f"- {note}")
-        if data.get("notes"):
-            out.append("")
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
-# anchors and links (GitHub's rules)
-# ---------------------------------------------------------------------------------------------
-
-
-def github_slug(heading: str) -> str:
-    """The anchor GitHub gives a heading: lower-cased, punctuation other than '-' and '_' removed,
-    spaces turned into '-' (duplicates on one page get '-1', '-2', ... : see :func:`page_anchors`)."""
-    text = re.sub(r"[`*_]{2,}|`", "", heading.strip()).lower()
-    text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
-
-
-def page_anchors(markdown: str) -> list[str]:
-    """Every heading anchor of a markdown page, in order, with GitHub's de-duplication."""
-    seen: dict[str, int] = {}
-    out = []
-    fenced = False
-    for line in markdown.splitlines():
-        if line.startswith("```"):
-            fenced = not fenced
-        if fenced:
-            continue
-        m = re.match(r"#{1,6} (.+)$", line)
-        if not m:
-            continue
-        slug = github_slug(m.group(1))
-        n = seen.get(slug, 0)
-        seen[slug] = n + 1
-        out.append(slug if n == 0 else f"{slug}-{n}")
-    return out
-
-
-LINK_RE = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
-
-
-def broken_links(page: Path) -> list[str]:
-    """Relative links (files and #anchors) of a markdown page that do not resolve."""
-    text = page.read_text(encoding="utf-8")
-    problems = []
-    cache: dict[Path, set[str]] = {page: set(page_anchors(text))}
-    for target in LINK_RE.findall(text):
-        if re.match(r"[a-z]+:", target):  # http:, https:, mailto:
-            continue
-        path_part, _, anchor = target.partition("#")
-        dest = (page.parent / path_part).resolve() if path_part else page
-        if not dest.exists():
-            problems.append(f"{page.name}: link to missing file {target}")
-            continue
-        if anchor:
-            if dest.suffix != ".md":
-                problems.append(f"{page.name}: anchor on a non-markdown file {target}")
-                continue
-            if dest not in cache:
-                cache[dest] = set(page_anchors(dest.read_text(encoding="utf-8")))
-            if anchor not in cache[dest]:
-                problems.append(f"{page.name}: link to missing anchor {target}")
-    return problems
-
-
-# ---------------------------------------------------------------------------------------------
-# text of the contract fields
-# ---------------------------------------------------------------------------------------------
-
-
-def _oneline(text: str, limit: int = 320) -> str:
-    """Whitespace collapsed; cut at a word boundary near ``limit`` characters with an ellipsis."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0].rstrip(",;:")
-    return cut + " …"
-
-
-def printed_text(c) -> str:
-    return _oneline(c.section("Statement")) or "(no Statement section)"
-
-
-def corrected_text(r: ClaimResult) -> str:
-    """The corrected statement in words (the docstring's Correction section); for claims written before
-    the verdict contract, the corrected statement object or its verdict, labelled as such."""
-    c = r.claim
-    words = c.section("Correction")
-    if words:
-        return _oneline(words)
-    if c.corrected is not None:
-        return "(no Correction section yet; corrected statement object:) " + _oneline(repr(c.corrected), 240)
-    if r.corrected is not None:
-        return "(no Correction section yet; verdict of the corrected check:) " + _oneline(r.corrected.summary(), 240)
-    return "none established"
-
-
-def severity_text(c) -> str:
-    if c.severity is not None:
-        return c.severity.value
-    return "not yet classified"
-
-
-def _num(v) -> str:
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    text = str(v)
-    return text if len(text) <= 40 else text[:37] + "…"
-
-
-def witness_words(w: dict | None) -> str:
-    """A one-line witness in words: 'at n = 2, k = 1: lhs 0.5 is not <= rhs 0.25'."""
-    if not w:
-        return "no witness recorded"
-    case = ", ".join(f"{k} = {_num(v)}" for k, v in (w.get("case") or {}).items()) or "the only case"
-    rel = w.get("relation") or "?"
-    if rel == "is true":
-        return _oneline(f"at {case}: the predicate is false", 240)
-    tol = f" (tolerance {_num(w['tol'])})" if w.get("tol") is not None else ""
-    return _oneline(f"at {case}: lhs {_num(w.get('lhs'))} is not {rel} rhs {_num(w.get('rhs'))}{tol}", 240)
-
-
-def _ratio_text(x) -> str:
-    if x is None:
-        return "not recorded"
-    try:
-        return f"{float(x):.4g}"
-    except (TypeError, ValueError):
-        return str(x)
-
-
-def _failing_witness(r: ClaimResult) -> dict | None:
-    if not r.printed.holds:
-        return r.printed.witness
-    if r.proof_step is not None and not r.proof_step.holds:
-        return r.proof_step.witness
-    return None
-
-
-def _is_audited(c) -> bool:
-    try:
-        from .catalogs import is_audited
-    except ImportError:  # pragma: no cover
-        return False
-    return is_audited(c)
-
-
-def sharpness_class(ratio) -> str | None:
-    """'violated' (> 1), 'within 1%', 'within 10%', 'loose >10x' (< 0.1 on every case), or None."""
-    if ratio is None:
-        return None
-    r = float(ratio)
-    if r > 1:
-        return "violated"
-    if r >= 0.99:
-        return "within 1%"
-    if r >= 0.9:
-        return "within 10%"
-    if r < 0.1:
-        return "loose >10x"
-    return "between"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -758,157 +432,6 @@ def write_report_set(dest: Path, results: list[ClaimResult], env: dict, seconds:
         (report / _page_name(src)).write_text(build_source_page(src, results, env, figures, generation, out_dir), encoding="utf-8")
     (dest / "REPORT.md").write_text(build_markdown(results, env, figures, seconds, generation, out_dir), encoding="utf-8")
     return generation
-
-
-# ---------------------------------------------------------------------------------------------
-# publishing: staging, swap, rollback, recovery, lock
-# ---------------------------------------------------------------------------------------------
-
-
-class PublishFault(RuntimeError):
-    """Raised by the fault-injection hook (an interruption that the publisher handles: rolled back)."""
-
-
-class SimulatedKill(BaseException):
-    """Raised by the fault-injection hook in ``kill`` mode: a hard kill, nothing is cleaned up."""
-
-
-class ReportLocked(RuntimeError):
-    pass
-
-
-def _fault_spec(fault: str | None) -> tuple[str, str, bool]:
-    """(step, mode, from the environment) of ``fault`` or else of VERIFY_REPORT_FAULT; step "" if none."""
-    spec, from_env = (fault, False) if fault is not None else (os.environ.get(FAULT_ENV), True)
-    name, _, mode = (spec or "").partition(":")
-    return name, mode, from_env
-
-
-def _fault_point(step: str, fault: str | None) -> None:
-    """Fault injection: ``fault`` (or the environment variable VERIFY_REPORT_FAULT) names a step of
-    PUBLISH_STEPS, optionally with ':kill'.  Plain: raise PublishFault (rolled back like SIGTERM);
-    ':kill' in-process: raise SimulatedKill (no cleanup); ':kill' from the environment: os._exit(70).
-    The step WORKER_STEP acts in every worker of ``-j N`` before its claim: ':kill' os._exit(70) (a
-    worker dying), plain: RuntimeError (see :func:`_worker_fault`); on a cluster (``--scheduler``) also
-    ':kill-once:PATH': the first claim task to start creates PATH and dies, the scheduler's retry runs it."""
-    name, mode, from_env = _fault_spec(fault)
-    if name != step:
-        return
-    if mode == "kill":
-        if from_env:
-            os._exit(70)
-        raise SimulatedKill(step)
-    raise PublishFault(f"fault injected at publishing step {step!r}")
-
-
-def _worker_fault(fault: str | None) -> str | None:
-    """What :func:`verify.parallel.run_claims` injects in its workers: "kill", "" (raise) or None."""
-    name, mode, _ = _fault_spec(fault)
-    return mode if name == WORKER_STEP else None
-
-
-@contextlib.contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Block SIGTERM and SIGINT for the few renames of the swap; a pending signal is delivered after."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def _rollback_or_finish(staging: Path, out_md: Path) -> str:
-    """Bring the outputs next to ``staging`` back to a complete set and remove ``staging``.
-
-    The journal is the staging directory itself: while staging/REPORT.md exists the publish has not
-    committed, so undo it (put the new report/ back into staging, the old one back in place); once
-    REPORT.md has been moved out, the new set is complete and only the old report/ is left to delete."""
-    report_dir = out_md.parent / "report"
-    if (staging / "REPORT.md").exists():
-        if not (staging / "report").exists() and report_dir.exists():
-            os.rename(report_dir, staging / "report")  # the new report/ had been moved in: take it out
-        if (staging / "old").exists():
-            os.rename(staging / "old", report_dir)  # the old report/ had been moved aside: put it back
-        outcome = "rolled back to the previous report"
-    else:
-        outcome = "completed the new report"
-    shutil.rmtree(staging, ignore_errors=True)
-    return outcome
-
-
-def pending_publishes(out_md: Path) -> list[Path]:
-    return sorted(out_md.parent.glob(STAGING_PREFIX + "*"))
-
-
-def recover(out_md: Path) -> list[str]:
-    """Complete or undo every interrupted publish next to ``out_md`` (call with the lock held)."""
-    return [f"{s.name}: {_rollback_or_finish(s, out_md)}" for s in pending_publishes(out_md)]
-
-
-def publish(out_md: Path, build: Callable[[Path], None], *, fault: str | None = None) -> None:
-    """Build the output set with ``build(staging_dir)`` and swap it in atomically.
-
-    Steps (fault-injection points in PUBLISH_STEPS): the new REPORT.md and report/ are written into a
-    staging directory next to ``out_md`` ("staged"); the old report/ is renamed into the staging
-    directory ("old-moved-aside"); the new report/ is renamed into place ("new-moved-in"); REPORT.md is
-    replaced with os.replace, the commit point ("committed"); the staging directory is removed.  Any
-    exception (SIGTERM and SIGINT become exceptions in :func:`main`) rolls back to the old set."""
-    out_md = Path(out_md)
-    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out_md.parent))
-    try:
-        build(staging)
-        _fault_point("staged", fault)
-        report_dir = out_md.parent / "report"
-        with _signals_deferred():
-            if report_dir.exists():
-                os.rename(report_dir, staging / "old")
-            _fault_point("old-moved-aside", fault)
-            os.rename(staging / "report", report_dir)
-            _fault_point("new-moved-in", fault)
-            os.replace(staging / "REPORT.md", out_md)
-        _fault_point("committed", fault)
-    except SimulatedKill:
-        raise
-    except BaseException:
-        _rollback_or_finish(staging, out_md)
-        raise
-    shutil.rmtree(staging, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def publish_lock(out_dir: Path) -> Iterator[None]:
-    """An exclusive lock on ``out_dir/.report.lock``; ReportLocked when another run holds it."""
-    path = Path(out_dir) / LOCK_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            import fcntl
-
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # pragma: no cover - not POSIX: no lock
-            pass
-        except OSError:
-            other = os.pread(fd, 64, 0).decode(errors="replace").strip() or "unknown"
-            raise ReportLocked(f"another `python -m verify.report` (pid {other}) is writing to {out_dir}; "
-                               "wait for it to finish and run again") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        yield
-    finally:
-        os.close(fd)
-
-
-def _lock_is_held(out_dir: Path) -> bool:
-    try:
-        with publish_lock(out_dir):
-            return False
-    except ReportLocked:
-        return True
-    except OSError:
-        return False
 
 
 # ---------------------------------------------------------------------------------------------

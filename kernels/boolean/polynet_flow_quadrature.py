@@ -1,4 +1,7 @@
-"""Gradient flow of a disjoint-PolyNet under the correlation loss (thesis ch. 5, Section 5.4.2, App. B.2.3): the quadrature t(q) of (2): Gauss-Legendre (numba) and scipy quad (reference); exact error along the flow for a fixed irrelevant part.
+"""Quadrature for the gradient flow of a disjoint-PolyNet under the correlation loss (thesis ch. 5,
+Section 5.4.2, App. B.2.3): the flow time t(q) of (2) by Gauss-Legendre panels (numba) with scipy quad as the
+reference, the block sums of |u| (sorted and sampled), and the exact error along the flow for a fixed
+irrelevant part (levels, error, crossing time).
 """
 
 from __future__ import annotations

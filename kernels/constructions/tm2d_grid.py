@@ -1,5 +1,7 @@
-"""Plain 2D Turing machines and the spec-level RCNN grid of seed 003 (Goel, Kakade, Kalai, Zhang,
-"Recurrent Convolutional Neural Networks Learn Succinct Learning Algorithms", Appendix B.1-B.3): the layer spec; memory layer, head, Algorithm 1 at spec level.
+"""The spec-level RCNN grid of seed 003 (Goel, Kakade, Kalai, Zhang, "Recurrent Convolutional Neural Networks
+Learn Succinct Learning Algorithms", Appendix B.1-B.3): the layer spec f_Conv2D with its numba kernel and the
+reference twin on Fractions, the roll-out and its decoding, the memory layer, the head and Algorithm 1 at
+spec level.  The plain 2D Turing machines are in kernels.constructions.tm2d.
 """
 
 from __future__ import annotations

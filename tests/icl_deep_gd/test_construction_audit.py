@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from kernels.constructions import gd_transformer as T
 from verify.icl_deep_gd import _block as B
-from verify.icl_deep_gd.construction import ETA, run_blocks
+from verify.icl_deep_gd.construction import ETA
+from verify.icl_deep_gd.construction_theorem import run_blocks
 
 REL = 1e-9
 

@@ -1,5 +1,6 @@
-"""Disjoint-PolyNets under gradient flow: the population gradient and the counting remark (E20),
-Lemma B.8 and its blow-up time (E21), and the full (Gaussian-init) Theorem 5.7 (E25): E21. Lemma B.8: the gradient flow of the relevant weights.
+"""Lemma B.8 (thesis ch. 5, App. B.2.3, catalog entry E21): the gradient flow of the relevant weights of a
+disjoint-PolyNet, and its blow-up time.  The population gradient, the counting remark and the other
+gradient-flow claims are in verify.hidden_progress.polynet_flow.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from kernels.boolean.polynet_flow import full_flow_rhs, relevant_flow
 from proofs import polynet_flow as flow_proofs
 from ..registry import Context, Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
+
+CONTRACT_AUDITED = True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Disjoint-PolyNets under gradient flow, part 2: the error bounds of Lemma B.9 (E22), the plateau of
-Corollary B.10 (E23) and the main-text form of Theorem 5.7 (E24): shared: plateau times for ±1 irrelevant weights; E23. Corollary B.10; E24. Theorem 5.7, main-text form.
+"""Plateau times of disjoint-PolyNets under gradient flow (thesis ch. 5, App. B.2.3): the plateau times for
+±1 irrelevant weights, Corollary B.10 (E23) and the main-text form of Theorem 5.7 (E24).  The error bounds of
+Lemma B.9 (E22) are in verify.hidden_progress.polynet_plateau.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from kernels.boolean.polynet_tails import MAX_EXACT_M, flow_time, pm1_crossing, 
 from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from .polynet_plateau import _guard, _mp, DPS, FLOAT_MARGIN, mp_fraction
+
+CONTRACT_AUDITED = True
 
 __all__ = [
     "one_minus_ratio",

@@ -1,5 +1,6 @@
-"""Theorem 5.8 (SGD on disjoint-PolyNets learns disjoint parities), its proof's Azuma step, and
-Claims B.11 and B.12 (catalog entry E26): E26. the Azuma step of the proof; E26. Claims B.11 and B.12 (on the martingale event).
+"""The proof of Theorem 5.8 (thesis ch. 5, SGD on disjoint-PolyNets learns disjoint parities; catalog entry
+E26): its Azuma step, and Claims B.11 and B.12 on the martingale event.  The theorem itself is in
+verify.hidden_progress.polynet_sgd.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from .polynet_sgd import (
     RunSet,
     SQRT_COEF,
 )
+
+CONTRACT_AUDITED = True
 
 __all__ = [
     "adversarial_path",

@@ -7,8 +7,10 @@ Catalog: seed001_icl_deep_gd.md (not shipped; see docs/sources.md) (entries E01-
                                         different input/output dimensions
 * ``relu_sums``         E04             Def 4 sums of ReLUs, Lemma 7 (constructive 1-D and exact 2-D pieces)
 * ``layers``            E05, E06, E16   ReLU attention / EWML / Softmax-block definitions
-* ``construction``      E02, E07-E13    the (2N+4)-layer block executed with explicit weights: per-stage
-                                        errors against Lemmas 2-6, Theorem 1, Corollary 1.1
+* ``construction``      E07-E11         the (2N+4)-layer block executed with explicit weights: per-stage
+                                        errors against Lemmas 2-6
+* ``construction_theorem`` E02, E12, E13  the whole block: Problems 1/2 over L blocks, Theorem 1,
+                                        Corollary 1.1
 * ``inexact_pgd``       E14             Lemma 14 (inexact projected GD)
 * ``softmax_ua``        E17-E19         Lemma 16 pieces, Lemma 17's constant, Theorem 6 bookkeeping
 * ``informal``          E20-E22         informal theorems, Appendix H, the experiments of Appendix G

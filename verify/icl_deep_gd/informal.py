@@ -13,7 +13,8 @@ from kernels.constructions import deep_gd as G
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from . import _block as B
-from .construction import ETA, REL, _grad_fn, run_blocks
+from .construction import ETA, REL
+from .construction_theorem import _grad_fn, run_blocks
 
 CONTRACT_AUDITED = True
 

@@ -8,8 +8,8 @@ and kernels.training.induction (transformer K5, the Prop. 8.2 construction, trai
 * ``data_model``     C1-C5    ICL-MC sampler, Dirichlet posterior, Remark 8.1, unigram, strategy losses
 * ``architecture``   C6-C9    transformer/margin-loss definitions, Prop. 8.2 construction, Fact 8.3, (E.6)
 * ``first_step``     C10-C15  exact first-step gradients (E.8-E.29) of the minimal model
-* ``two_step``       C16-C20, C23  Lemma 8.4/E.1, even/odd pattern, Corollary E.2, Prop. 8.5/E.3,
-                               Sec. 8.3.2 corollaries, linear-regime dynamics
+* ``two_step``       C16-C18  Lemma 8.4/E.1, even/odd pattern, Corollary E.2
+* ``two_step_consequences``  C19, C20, C23  Prop. 8.5/E.3, Sec. 8.3.2 corollaries, linear-regime dynamics
 * ``training``       C21, C22  empirical phases (minimal model and transformer) and the trigram task
 """
 

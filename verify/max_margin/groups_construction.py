@@ -1,6 +1,6 @@
-"""Finite groups with real irreducible representations (thesis Sec. 7.6, App. D.8-D.9): background
-(D0), Lemmas D.10-D.16 (D1-D7), Thm 7.9 (D8), all irreps used (D9), the general theorem (D10), the
-uniform-tau remark (D4b) and the finite game (X2): D6 / D7: the construction; D8: Theorem 7.9 (and X2 game); D0: Table D.1 (character table of S5).
+"""The max-margin construction for finite groups with real irreducible representations (thesis Sec. 7.6,
+App. D.8-D.9): Lemmas D.15-D.16 (the construction), Theorem 7.9 with the finite game (X2), all irreps used
+(D9), the general theorem (D10), and Table D.1 (the character table of S5, D0).
 """
 
 from __future__ import annotations

@@ -5,9 +5,10 @@ Catalog: thesis_ch6_pareto_sq.md (not shipped; see docs/sources.md) (entries E1-
 
 * ``sq_lower_bound``  E1-E5      parity orthogonality and ERM, Assumption 6.2, Lemma C.1, Prop. 6.3 (the
                                  visibility count and the frontier surface), the warm-up SQ algorithms
-* ``oversparse``      E7-E10, E12, E16, E17, E28  lottery probability, Fourier gap of good / bad
-                                 over-sparse neurons, rho bounds, the parity readout psi*, r'-good
-                                 initialisation, the width rule of Theorem 6.4 / C.11, exact sparsity
+* ``oversparse``      E7-E10, E12  lottery probability, Fourier gap of good / bad over-sparse neurons,
+                                 rho bounds, the parity readout psi*
+* ``oversparse_width`` E16, E17, E28  r'-good initialisation, the width rule of Theorem 6.4 / C.11,
+                                 exact sparsity
 * ``undersparse``     E6, E18-E22  Half/Maj coefficients, under-sparse correlations, Thm C.16 gap ratio,
                                  exponents of Theorem 6.1
 * ``readout``         E11, E13-E15  concentration of the first gradient at init, Lipschitz readout loss,

@@ -1,6 +1,6 @@
-"""The RCNN grid of seed 003 and its 2D Turing-machine roll-out: Definition 5 (D5), Lemmas 1 and 2
-(L1/L2), the data representation (B11), Definition 6 with the TM modifications (D6), the layer spec
-f_Conv2D (B2), the head f_head (B2h) and the computation phase (B3c): B11. Data representation; D6. Definition 6 and the TM modifications of B.1.2; B2. The layer spec: roll-out = 2D TM; B2h. The head; B3c. The computation phase.
+"""The RCNN grid of seed 003 as a 2D Turing-machine roll-out (Appendix B.1-B.3): the data representation
+(B11), Definition 6 and the TM modifications of B.1.2 (D6), the layer spec f_Conv2D (roll-out = 2D TM, B2),
+the head f_head (B2h) and the computation phase (B3c).
 """
 
 from __future__ import annotations

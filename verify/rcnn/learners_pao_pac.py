@@ -1,5 +1,8 @@
-"""Definitions 1-4, Observation 1, Claims 1-2, Algorithm 1, Theorem 1, Corollary 2 and the parameter
-count of seed 003 (Sections 2-4, Appendix A, B.4-B.5): definitions, reductions and bounds as code: D2. Definition 2: PAO learners, realised by validate-and-select over a finite family; D3. Definition 3: Turing-optimality; nested classes B_{s,k}; the text's example (row reduction); D4. Definition 4: PAC learning, realised by row reduction on parities; shared: the RCNN of Definition 5 as Algorithm 1 instantiates it; A1. Algorithm 1: consistency of its constants.
+"""Seed 003's learner definitions and Algorithm 1 (Sections 2-3, Appendix A): Definition 2 (PAO learners,
+realised by validate-and-select over a finite family), Definition 3 (Turing-optimality, the nested classes
+B_{s,k} and the text's row-reduction example), Definition 4 (PAC learning, realised by row reduction on
+parities), the RCNN of Definition 5 as Algorithm 1 instantiates it, and the consistency of Algorithm 1's
+constants.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Definitions 1-4, Observation 1, Claims 1-2, Algorithm 1, Theorem 1, Corollary 2 and the parameter
-count of seed 003 (Sections 2-4, Appendix A, B.4-B.5): definitions, reductions and bounds as code: T1. Theorem 1: the success probability s^(-c_2 s^2) as an explicit function; PC. Parameter count and widths; C2b. Corollary 2: random restarts and a validation set.
+"""Theorem 1 of seed 003 and what it counts (Section 4, Appendix B.4-B.5): the success probability
+s^(-c_2 s^2) as an explicit function, the parameter count and widths of the RCNN, and Corollary 2 (random
+restarts and a validation set).
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ topic:
 * ``bounds``     E1-E7    SM-approximation, Prop 2.3, the all-layer margin, ramp loss, Lemma 2.4, Cor A.1
 * ``circuits``   E8-E12, E14, E36   layered circuits compiled to ReLU nets (kernels.constructions.circuits), round, margins
 * ``toy``        E13, E15 the scalar product toy and its rounded version (Claim 3.5)
-* ``turing``     E16-E27  the Appendix-C transformer (kernels.constructions.tm_transformer) against a plain TM simulator
+* ``turing``     E19-E26  the Appendix-C transformer (kernels.constructions.tm_transformer) against a plain TM simulator:
+                          the per-module lemmas and claims C.1-C.8
+* ``turing_theorem`` E16-E18, E27  the architecture, Theorem 4.1, the setup (C.1)-(C.3), the proof's assembly
 * ``margin_d6``  E28-E35  correction functions and Theorem D.6 with Lemmas D.7-D.9
 """
 

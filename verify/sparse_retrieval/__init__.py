@@ -7,7 +7,10 @@ Modules, grouped by topic:
 
 * ``data_model``      E01-E06   qSTR sampler, Assumptions 1-3, risks, the attention layer
 * ``head_bounds``     E07-E09   few heads cannot retrieve: Prop 3, Prop 21, Lemma 40
-* ``attention_upper`` E10-E22   Lemma 11 construction; covering / generalisation chain as functions of N
+* ``attention_construction`` E10   Lemma 11 construction
+* ``attention_bounds`` E11-E13, E18-E20   covering / generalisation chain as functions of N, Lemma 12
+* ``attention_lipschitz`` E14-E16   Lipschitz steps of the covering lemmas (Lemmas 13, 30, 15)
+* ``attention_packing_moments`` E17, E21, E22   packing numbers (Lemmas 16/41), Lemma 20, Lemma 39
 * ``feedforward``     E23, E24, D2   Definition 5 span property, Theorem 6's 1 - n/(N d)
 * ``recurrent``       E25-E34, D1    RNN construction chain and lower-bound mechanisms
 * ``experiments``     E35-E37   Theorem 1 / Table 1 bookkeeping, Figures 1-2 (small CPU re-runs)

@@ -1,6 +1,7 @@
-"""Recurrent networks (E25-E34, derived D1): the bidirectional RNN with projection, the recurrent retrieval
-chain of the upper bound (Psi, Corollary 27, Propositions 26 and 28, Lemmas 22-25, 29), and the lower-bound
-mechanisms (Proposition 8/35, Theorem 9, Lemmas 36-38, the exact linear-state analogue D1): E30. Proposition 28; E31. Lemma 29; E32 / D1. Proposition 8 and the linear-state analogue; E33. Theorem 9 and E34. Lemmas 36-38.
+"""Recurrent networks, the later links of seed 002's chain (E30-E34, derived D1): Proposition 28 and Lemma 29
+of the upper bound, and the lower-bound mechanisms: Proposition 8 with the exact linear-state analogue (D1),
+Theorem 9 and Lemmas 36-38.  The bidirectional RNN and the earlier links (E25-E29) are in
+verify.sparse_retrieval.recurrent.
 """
 
 from __future__ import annotations

@@ -1,0 +1,357 @@
+"""Rendering helpers of the report (verify.report): table cells, the details tables and plots of a claim,
+the benchmark table, GitHub's heading anchors and the link check, and the text of the contract fields
+(printed / corrected statements, severity, witnesses, sharpness classes).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+
+from .registry import ClaimResult, to_jsonable
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+# ---------------------------------------------------------------------------------------------
+# rendering helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _cell(v) -> str:
+    if isinstance(v, float):
+        text = f"{v:.6g}"
+    elif isinstance(v, (dict, list)):
+        text = json.dumps(to_jsonable(v))
+    else:
+        text = str(to_jsonable(v))
+    return _no_links(text.replace("|", "\\|").replace("\n", " "))
+
+
+def _no_links(text: str) -> str:
+    """Escape '](' in prose (e.g. chi_[k](x)) so that markdown does not render it as a link."""
+    return text.replace("](", "]\\(")
+
+
+def _case_text(case: dict | None) -> str:
+    if not case:
+        return "n/a"
+    return ", ".join(f"{k} = {_cell(v)}" for k, v in case.items())
+
+
+def _side_text(rec: dict | None) -> str:
+    if not rec:
+        return "n/a"
+    tol = f" (tol {_cell(rec['tol'])})" if rec.get("tol") is not None else ""
+    return f"{_case_text(rec.get('case'))}: lhs = {_cell(rec.get('lhs'))} {rec.get('relation', '')} rhs = {_cell(rec.get('rhs'))}{tol}"
+
+
+DETAIL_MAX_ROWS = 60
+DETAIL_MAX_CELL = 400
+
+
+def _clip(text: str, limit: int = DETAIL_MAX_CELL) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def render_details(details: dict) -> list[str]:
+    """Markdown for a Verdict's details: tables for dicts of dicts / lists of dicts, else JSON.
+
+    Tables are cut at DETAIL_MAX_ROWS rows and cells at DETAIL_MAX_CELL characters (the full values
+    are in report/results.json), so that a per-source page stays readable and under PAGE_MAX_BYTES."""
+    out: list[str] = []
+    for title, value in details.items():
+        out.append(f"*{title}*")
+        out.append("")
+        value = to_jsonable(value)
+        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            cols: list[str] = []
+            for row in value.values():
+                cols += [c for c in row if c not in cols]
+            out.append("| | " + " | ".join(_cell(c) for c in cols) + " |")
+            out.append("|---" * (len(cols) + 1) + "|")
+            for key, row in list(value.items())[:DETAIL_MAX_ROWS]:
+                out.append(f"| {_clip(_cell(key))} | " + " | ".join(_clip(_cell(row.get(c, ""))) for c in cols) + " |")
+            out.extend(_more_rows(len(value)))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            cols = []
+            for row in value:
+                cols += [c for c in row if c not in cols]
+            out.append("| " + " | ".join(_cell(c) for c in cols) + " |")
+            out.append("|---" * len(cols) + "|")
+            for row in value[:DETAIL_MAX_ROWS]:
+                out.append("| " + " | ".join(_clip(_cell(row.get(c, ""))) for c in cols) + " |")
+            out.extend(_more_rows(len(value)))
+        elif isinstance(value, dict):
+            out.append("| key | value |")
+            out.append("|---|---|")
+            for k, v in list(value.items())[:DETAIL_MAX_ROWS]:
+                out.append(f"| {_clip(_cell(k))} | {_clip(_cell(v))} |")
+            out.extend(_more_rows(len(value)))
+        else:
+            out.append(f"`{_clip(_cell(value), 2000)}`")
+        out.append("")
+    return out
+
+
+def _more_rows(n: int) -> list[str]:
+    if n <= DETAIL_MAX_ROWS:
+        return []
+    return ["", f"({n - DETAIL_MAX_ROWS} more rows in report/results.json)"]
+
+
+def _slug(claim_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", claim_id)
+
+
+def render_plots(result: ClaimResult, figdir: Path) -> list[str]:
+    """Draw the Verdict's plot specs to PNG files; return the relative paths."""
+    specs = list(result.printed.plots)
+    if result.corrected is not None:
+        titles = {spec.get("title") for spec in specs}
+        specs += [spec for spec in result.corrected.plots if spec.get("title") not in titles]
+    if not specs:
+        return []
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for i, spec in enumerate(specs):
+        fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+        if spec.get("kind") == "heatmap":
+            _draw_heatmap(fig, ax, spec)
+        for s in spec.get("series", []):
+            style = s.get("style", "-o" if len(s.get("x", [])) < 40 else "-")
+            ax.plot(s["x"], s["y"], style, label=s.get("label"), markersize=3)
+        ax.set_title(spec.get("title", ""), fontsize=10)
+        ax.set_xlabel(spec.get("xlabel", ""))
+        ax.set_ylabel(spec.get("ylabel", ""))
+        if spec.get("logx"):
+            ax.set_xscale("log")
+        if spec.get("logy"):
+            ax.set_yscale("log")
+        if any(s.get("label") for s in spec.get("series", [])):
+            ax.legend(fontsize=8)
+        if spec.get("kind") != "heatmap":
+            ax.grid(True, alpha=0.3)
+        fig.tight_layout()
+        name = f"{_slug(result.claim.id)}-{i}.png"
+        fig.savefig(figdir / name, metadata={"Software": None})
+        plt.close(fig)
+        paths.append(f"report/figures/{name}")
+    return paths
+
+
+def _draw_heatmap(fig, ax, spec: dict) -> None:
+    """A heat map spec: ``{"kind": "heatmap", "z": rows x cols, "x": col labels, "y": row labels,
+    "zlabel", "vmin", "vmax", "annotate"}``; optional ``series`` are drawn over it in cell coordinates
+    (column index on x, row index on y), e.g. a theoretical frontier."""
+    z = np.asarray(spec["z"], dtype=float)
+    if z.ndim != 2:
+        raise ValueError(f"heatmap 'z' must be 2-dimensional, got shape {z.shape}")
+    im = ax.imshow(z, origin="lower", aspect="auto", cmap=spec.get("cmap", "viridis"),
+                   vmin=spec.get("vmin"), vmax=spec.get("vmax"), interpolation="nearest")
+    cb = fig.colorbar(im, ax=ax)
+    cb.set_label(spec.get("zlabel", ""))
+    xs, ys = spec.get("x"), spec.get("y")
+    if xs is not None:
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels([str(v) for v in xs], fontsize=7, rotation=45 if len(xs) > 8 else 0)
+    if ys is not None:
+        ax.set_yticks(range(len(ys)))
+        ax.set_yticklabels([str(v) for v in ys], fontsize=7)
+    if spec.get("annotate") and z.size <= 200:
+        for (r, c), v in np.ndenumerate(z):
+            if np.isfinite(v):
+                ax.text(c, r, f"{v:.2g}", ha="center", va="center", fontsize=6, color="w")
+
+
+def _benchmark_table() -> list[str]:
+    """One table per benchmarks/*results.json file (written by the benchmark modules; read, never run)."""
+    files = sorted((_ROOT / "benchmarks").glob("*results.json"))
+    if not files:
+        return ["No benchmark results yet: run `python -m benchmarks.fwht --write`.", ""]
+    out: list[str] = []
+    for path in files:
+        data = json.loads(path.read_text())
+        rows = data.get("rows", [])
+        module = "fwht" if path.name == "results.json" else path.name.replace("_results.json", "")
+        out.append(f"**`python -m benchmarks.{module}`** on {data.get('machine', '?')} ({data.get('date', '?')}); "
+                   "ratios are against baselines measured in the same run.")
+        out.append("")
+        cols: list[str] = []
+        for row in rows:
+            cols += [c for c in row if c not in cols]
+        out.append("| " + " | ".join(cols) + " |")
+        out.append("|---" * len(cols) + "|")
+        for row in rows:
+            out.append("| " + " | ".join(_cell(row.get(c, "")) for c in cols) + " |")
+        out.append("")
+        for note in data.get("notes", []):
+            out.append(f"- {note}")
+        if data.get("notes"):
+            out.append("")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# anchors and links (GitHub's rules)
+# ---------------------------------------------------------------------------------------------
+
+
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower-cased, punctuation other than '-' and '_' removed,
+    spaces turned into '-' (duplicates on one page get '-1', '-2', ... : see :func:`page_anchors`)."""
+    text = re.sub(r"[`*_]{2,}|`", "", heading.strip()).lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def page_anchors(markdown: str) -> list[str]:
+    """Every heading anchor of a markdown page, in order, with GitHub's de-duplication."""
+    seen: dict[str, int] = {}
+    out = []
+    fenced = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        m = re.match(r"#{1,6} (.+)$", line)
+        if not m:
+            continue
+        slug = github_slug(m.group(1))
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.append(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+LINK_RE = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def broken_links(page: Path) -> list[str]:
+    """Relative links (files and #anchors) of a markdown page that do not resolve."""
+    text = page.read_text(encoding="utf-8")
+    problems = []
+    cache: dict[Path, set[str]] = {page: set(page_anchors(text))}
+    for target in LINK_RE.findall(text):
+        if re.match(r"[a-z]+:", target):  # http:, https:, mailto:
+            continue
+        path_part, _, anchor = target.partition("#")
+        dest = (page.parent / path_part).resolve() if path_part else page
+        if not dest.exists():
+            problems.append(f"{page.name}: link to missing file {target}")
+            continue
+        if anchor:
+            if dest.suffix != ".md":
+                problems.append(f"{page.name}: anchor on a non-markdown file {target}")
+                continue
+            if dest not in cache:
+                cache[dest] = set(page_anchors(dest.read_text(encoding="utf-8")))
+            if anchor not in cache[dest]:
+                problems.append(f"{page.name}: link to missing anchor {target}")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------
+# text of the contract fields
+# ---------------------------------------------------------------------------------------------
+
+
+def _oneline(text: str, limit: int = 320) -> str:
+    """Whitespace collapsed; cut at a word boundary near ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + " …"
+
+
+def printed_text(c) -> str:
+    return _oneline(c.section("Statement")) or "(no Statement section)"
+
+
+def corrected_text(r: ClaimResult) -> str:
+    """The corrected statement in words (the docstring's Correction section); for claims written before
+    the verdict contract, the corrected statement object or its verdict, labelled as such."""
+    c = r.claim
+    words = c.section("Correction")
+    if words:
+        return _oneline(words)
+    if c.corrected is not None:
+        return "(no Correction section yet; corrected statement object:) " + _oneline(repr(c.corrected), 240)
+    if r.corrected is not None:
+        return "(no Correction section yet; verdict of the corrected check:) " + _oneline(r.corrected.summary(), 240)
+    return "none established"
+
+
+def severity_text(c) -> str:
+    if c.severity is not None:
+        return c.severity.value
+    return "not yet classified"
+
+
+def _num(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    text = str(v)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def witness_words(w: dict | None) -> str:
+    """A one-line witness in words: 'at n = 2, k = 1: lhs 0.5 is not <= rhs 0.25'."""
+    if not w:
+        return "no witness recorded"
+    case = ", ".join(f"{k} = {_num(v)}" for k, v in (w.get("case") or {}).items()) or "the only case"
+    rel = w.get("relation") or "?"
+    if rel == "is true":
+        return _oneline(f"at {case}: the predicate is false", 240)
+    tol = f" (tolerance {_num(w['tol'])})" if w.get("tol") is not None else ""
+    return _oneline(f"at {case}: lhs {_num(w.get('lhs'))} is not {rel} rhs {_num(w.get('rhs'))}{tol}", 240)
+
+
+def _ratio_text(x) -> str:
+    if x is None:
+        return "not recorded"
+    try:
+        return f"{float(x):.4g}"
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def _failing_witness(r: ClaimResult) -> dict | None:
+    if not r.printed.holds:
+        return r.printed.witness
+    if r.proof_step is not None and not r.proof_step.holds:
+        return r.proof_step.witness
+    return None
+
+
+def _is_audited(c) -> bool:
+    try:
+        from .catalogs import is_audited
+    except ImportError:  # pragma: no cover
+        return False
+    return is_audited(c)
+
+
+def sharpness_class(ratio) -> str | None:
+    """'violated' (> 1), 'within 1%', 'within 10%', 'loose >10x' (< 0.1 on every case), or None."""
+    if ratio is None:
+        return None
+    r = float(ratio)
+    if r > 1:
+        return "violated"
+    if r >= 0.99:
+        return "within 1%"
+    if r >= 0.9:
+        return "within 10%"
+    if r < 0.1:
+        return "loose >10x"
+    return "between"
