@@ -23,7 +23,7 @@ from kernels.training.pareto_init import sparse_theta0
 from kernels.boolean.sq_frontier import mlp_params
 from kernels.training.two_layer import train_two_layer
 
-from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
+from ..registry import Context, Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim, seed_blocks
 from . import SOURCE
 
 CONTRACT_AUDITED = True
@@ -35,22 +35,33 @@ INITS = ("dense", "sparse")
 _ALPHA = 0.05  # family-wise level of the one-sided tests (Bonferroni over the comparisons of a claim)
 
 
+#: runs per seed block of the grid (a block is one task on a dask cluster: verify.cluster)
+_GRID_BLOCK = 25
+
+
 @functools.lru_cache(maxsize=4)
 def pareto_grid(ms: tuple, seeds: int, steps: int, backend: str = "cpu") -> dict:
-    """{(init, width, m): converged_at array} for the grid (cached: E23 and E24 share one run)."""
-    out = {}
+    """{(init, width, m): converged_at array} for the grid (cached: E23 and E24 share one run).
+
+    Each grid point's seeds are split into blocks of at most _GRID_BLOCK runs (Context.map: separate tasks
+    on a cluster); run r depends on its seed alone, so the merged arrays are the bits of one call."""
     t0 = time.perf_counter()
-    seed_arr = np.arange(seeds, dtype=np.uint64) + np.uint64(6_400_000)
-    for init in INITS:
-        for width in WIDTHS:
-            theta0 = sparse_theta0(N, width, seed_arr, 2) if init == "sparse" else None
-            for m in ms:
-                r = train_two_layer(N, K, width=width, seeds=seed_arr, steps=steps, train_size=m, lr=0.1,
-                                    weight_decay=0.01, loss="hinge", eval_every=100, stop_on_convergence=True,
-                                    n_eval=1000, target_accuracy=0.9, theta0=theta0, backend=backend)
-                out[(init, width, m)] = r.converged_at.copy()
+    cells = [(init, width, m) for init in INITS for width in WIDTHS for m in ms]
+    pieces = [(*cell, a, b, steps, backend) for cell in cells for a, b in seed_blocks(seeds, _GRID_BLOCK)]
+    done = Context("thesis_ch6.pareto_grid").map(_grid_block, pieces)
+    out = {cell: np.concatenate([d for piece, d in zip(pieces, done) if piece[:3] == cell]) for cell in cells}
     out["seconds"] = time.perf_counter() - t0
     return out
+
+
+def _grid_block(init: str, width: int, m: int, a: int, b: int, steps: int, backend: str) -> np.ndarray:
+    """converged_at of runs a..b-1 (seeds 6_400_000 + r) at one grid point of the Pareto grid."""
+    seed_arr = np.arange(a, b, dtype=np.uint64) + np.uint64(6_400_000)
+    theta0 = sparse_theta0(N, width, seed_arr, 2) if init == "sparse" else None
+    r = train_two_layer(N, K, width=width, seeds=seed_arr, steps=steps, train_size=m, lr=0.1, weight_decay=0.01,
+                        loss="hinge", eval_every=100, stop_on_convergence=True, n_eval=1000, target_accuracy=0.9,
+                        theta0=theta0, backend=backend)
+    return r.converged_at.copy()
 
 
 def _grid_params():
