@@ -9,6 +9,7 @@ symmetric function Maj_n (kernels.boolean.symmetric), which reaches n in the tho
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
@@ -35,6 +36,41 @@ _PRINTED_N_ODD = "Standing hypothesis: n odd (Maj_n = sign(sum x_i) is Boolean o
 def _odd_range(lo: int, hi: int):
     lo += 1 - lo % 2
     return range(lo, hi + 1, 2)
+
+
+# Statement-independent work, cached per process: a check runs once for the printed statement, once for
+# the corrected one and once per mutant, and each run needs the same spectra, transforms and weights.
+# The cached values are exact (Python ints / Fractions / read-only int64 arrays), so a cached call
+# returns what the uncached one computes.
+
+_WHT_CACHE_N_MAX = 21  # 2^21 int64 = 16 MiB (about 21 MiB for all odd n <= 21 together): larger ones are recomputed
+
+
+@lru_cache(maxsize=None)
+def _spectrum(n: int, k_max: int | None = None) -> tuple[Fraction, ...]:
+    """majority_spectrum_exact(n, k_max) as a tuple, cached."""
+    return tuple(majority_spectrum_exact(n, k_max))
+
+
+@lru_cache(maxsize=None)
+def _majority_wht_cached(n: int, backend: str):
+    H = wht(majority_table(n), backend=backend)
+    H.setflags(write=False)
+    return H
+
+
+def _majority_wht(n: int, backend: str):
+    """The integer WHT of the truth table of Maj_n (cached for n <= _WHT_CACHE_N_MAX)."""
+    if n <= _WHT_CACHE_N_MAX:
+        return _majority_wht_cached(n, backend)
+    return wht(majority_table(n), backend=backend)
+
+
+@lru_cache(maxsize=None)
+def _popcounts_u8(n: int):
+    pc = popcounts(n, dtype=np.uint8)
+    pc.setflags(write=False)
+    return pc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -156,8 +192,8 @@ def check_majority_coefficients(statement: CoefficientFormula, p, ctx) -> Verdic
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     for n in _odd_range(1, p["n_exhaustive_max"]):
-        H = wht(majority_table(n), backend=ctx.backend)
-        pc = popcounts(n, dtype=np.uint8)
+        H = _majority_wht(n, ctx.backend)
+        pc = _popcounts_u8(n) if n <= _WHT_CACHE_N_MAX else popcounts(n, dtype=np.uint8)
         predicted = [statement.coeff(n, k) * (1 << n) for k in range(n + 1)]
         # a non-dyadic prediction cannot equal any coefficient of a +-1 function: mark it unattainable
         table = np.array([int(v) if v.denominator == 1 else np.iinfo(np.int64).min for v in predicted], dtype=np.int64)
@@ -175,7 +211,7 @@ def check_majority_coefficients(statement: CoefficientFormula, p, ctx) -> Verdic
     if p["n_top"] % 2 == 1 and p["n_top"] not in top:
         top.append(p["n_top"])
     for n in top:
-        spec = majority_spectrum_exact(n)
+        spec = _spectrum(n)
         for k in range(n + 1):
             ev.add({"n": n, "k": k, "route": "Krawtchouk"}, spec[k], statement.coeff(n, k))
         ev.add({"n": n, "route": "Parseval of the formula"}, sum(comb(n, k) * statement.coeff(n, k) ** 2 for k in range(n + 1)), 1)
@@ -206,6 +242,7 @@ _EXACT_N_MAX = 20_000
 _SLOPE_TOL = 0.1
 
 
+@lru_cache(maxsize=None)
 def _degree_weight(n: int, k: int):
     """W^k[Maj_n] = C(n, k) xi_k^2: exact Fraction for n <= 20000, else an mpmath value at 60 digits."""
     if n <= _EXACT_N_MAX:
@@ -285,7 +322,7 @@ def _b1_hypotheses(case) -> list[str]:
     params=[Param("k_max", int, 9, 201, doc="odd k = 1..k_max"), Param("n_factors", int, 1, 6, doc="how many n per k"),
             Param("limit_proofs", int, 0, 6, doc="sympy proves the n -> inf limit formula for k = 1, 3, ..., 2*this - 1"),
             Param("search_restarts", int, 0, 50, doc="hill-climbing restarts of the sharpness search over (k, n)")],
-    tiers={"quick": {"k_max": 41, "n_factors": 3, "limit_proofs": 2, "search_restarts": 3},
+    tiers={"quick": {"k_max": 41, "n_factors": 3, "limit_proofs": 0, "search_restarts": 3},
            "full": {"k_max": 81, "n_factors": 5, "limit_proofs": 4, "search_restarts": 12}},
 )
 def check_majority_weight_asymptotics(statement: DegreeWeightBounds, p, ctx) -> Verdict:
@@ -324,6 +361,13 @@ def check_majority_weight_asymptotics(statement: DegreeWeightBounds, p, ctx) -> 
     (2/pi)^{3/2}); a seeded hill climb (verify.sharpness.maximize_discrete) over odd (k, n) with
     n >= 2k^2 from search_restarts random starts confirms no interior case is closer.  Found at
     quick: upper 1.0 at (k, n) = (1, 3); lower 0.9939 at k = 41, n = inf (W k^{3/2} = 0.51106).
+
+    Tiers: the quick tier (odd k <= 41, 3 n per k, 3 search restarts) is a smoke test of what the full
+    tier shows (k <= 81, 5 n per k, 12 restarts) and rejects every mutant; it does not run the sympy
+    proofs of the n -> inf limit formula (about 4-5 CPU s each, statement-independent; the full tier
+    proves it for k = 1, 3, 5, 7), so at quick the limit values rest on the formula and on the grid
+    check W >= W_inf.  The exact weights W^k are cached per process (shared by the statement, the
+    corrected form and the mutants).
 
     Exactness
     ---------
@@ -531,7 +575,7 @@ def check_ratio_identity(statement: RatioStatement, p, ctx) -> Verdict:
     ev.add({"part": "symbolic next step: |xi_{k-1}| - |xi_{k+1}| = ((n-2k+1)/(k-1)) |xi_{k+1}|", "residual": str(gap_res)},
            gap_res == 0, relation="true")
     for n in _odd_range(3, p["n_max"]):
-        spec = majority_spectrum_exact(n)
+        spec = _spectrum(n)
         for k in range(2, n, 2):
             lo, hi = spec[k - 1], spec[k + 1]
             ratio = statement.ratio(sp.Integer(n), sp.Integer(k))
@@ -622,7 +666,7 @@ def _c_ratio_sq_lower_bound(a: Fraction, k_max: int) -> tuple[Fraction, dict]:
         Param("log10_n_large", int, 3, 6, doc="also n = 10^4 + 1, ..., 10^this + 1"),
         Param("k_max_constants", int, 3, 61, doc="odd k up to this bound c2^2/c1^2 from below (middle step)"),
     ],
-    tiers={"quick": {"k_max": 20, "n_span": 400, "c_ratio": 1.0, "log10_n_large": 4, "k_max_constants": 21},
+    tiers={"quick": {"k_max": 20, "n_span": 100, "c_ratio": 1.0, "log10_n_large": 4, "k_max_constants": 21},
            "full": {"k_max": 40, "n_span": 4000, "c_ratio": 1.0, "log10_n_large": 5, "k_max_constants": 41}},
 )
 def check_eq_b5(statement: B5Statement, p, ctx) -> Verdict:
@@ -661,6 +705,9 @@ def check_eq_b5(statement: B5Statement, p, ctx) -> Verdict:
     decreases in n (n enters as n^2/((n-k)(n-k+1)) and ((k-1)/(n-k))^2 n^2), so the grid's smallest n
     at the largest k (endpoint) and k = 2, n = 19 (last step) are the extremal cases.  Found at quick:
     endpoint 0.1181 at (k, n) = (20, 883), tending to 1/8 as k grows; last step 0.2212 at (2, 19).
+    Tiers: the quick tier (even k <= 20, n_span 100, n = 10^4 + 1) is a smoke test of the full tier
+    (k <= 40, n_span 4000, n up to 10^5 + 1); its grid contains both extremal cases (the smallest n
+    of each k), so it finds the same sharpness and rejects every mutant, but it tests fewer n per k.
     The endpoint is loose by a factor >= 8 on every case (the exact ratio is ((k-1)/(n-k))^2).
 
     Exactness
@@ -699,7 +746,7 @@ def check_eq_b5(statement: B5Statement, p, ctx) -> Verdict:
         ns = list(_odd_range(n0, n0 + p["n_span"])) + [10**e + 1 for e in range(4, p["log10_n_large"] + 1)]
         for n in ns:
             if n <= 201:
-                spec = majority_spectrum_exact(n, k + 1)
+                spec = _spectrum(n, k + 1)
                 lo, hi = spec[k - 1], spec[k + 1]
             else:
                 lo, hi = xi(n, k - 1), xi(n, k + 1)
@@ -732,9 +779,10 @@ class GapBound:
     n_min: Callable[[int], int] = lambda k: 4 * k
 
 
+@lru_cache(maxsize=None)
 def _gap_exhaustive(n: int, k: int, backend: str) -> Fraction:
     """Largest admissible gamma of Definition 5.4 for Maj_n at S = [k], from the exhaustive transform."""
-    H = wht(majority_table(n), backend=backend)
+    H = _majority_wht(n, backend)
     mask = (1 << k) - 1
     minus = [abs(int(H[mask & ~(1 << i)])) for i in range(k)]
     plus = [abs(int(H[mask | (1 << i)])) for i in range(k, n)]
@@ -801,7 +849,7 @@ def _h_constant(k: int) -> float:
         Param("log10_n_large", int, 3, 6, doc="also n = 10^4 + 1, ..., 10^this + 1"),
         Param("search_restarts", int, 0, 50, doc="hill-climbing restarts of the sharpness search over (k, n)"),
     ],
-    tiers={"quick": {"k_max": 12, "n_span": 800, "n_exhaustive_max": 17, "log10_n_large": 4, "search_restarts": 3},
+    tiers={"quick": {"k_max": 12, "n_span": 300, "n_exhaustive_max": 17, "log10_n_large": 4, "search_restarts": 1},
            "full": {"k_max": 20, "n_span": 3000, "n_exhaustive_max": 21, "log10_n_large": 5, "search_restarts": 12}},
     uses_backend=True,
 )
@@ -842,6 +890,12 @@ def check_majority_gap(statement: GapBound, p, ctx) -> Verdict:
     its limit, and the exact minimum over k <= 12 is 0.64453 at (k, n) = (4, 17), against 0.03: the
     printed constant is loose by a factor 21.5 on every case (sharpness 0.0465).  A seeded hill climb
     over (even k, odd n) (verify.sharpness.maximize_discrete) confirms no case outside the grid is closer.
+
+    Tiers: the quick tier (k <= 12, n_span 300, n = 10^4 + 1, exhaustive transforms up to n = 17, one
+    search restart) is a smoke test of the full tier (k <= 20, n_span 3000, n up to 10^5 + 1, 12
+    restarts): it finds the same minimum 0.64453 at (4, 17) and rejects every mutant, but the k = 2
+    mutants (exponent (k-2)/2, constant gap at k = 2), which first fail at n = 707, are rejected at
+    quick only by the case n = 10^4 + 1 (lhs 6.4e-5 against 9e-4, a factor 14 on the squared scale).
 
     Mutants
     -------

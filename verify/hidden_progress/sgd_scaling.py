@@ -20,7 +20,7 @@ at (20, 3), 128 seeds, 127-128 of the 128 runs have the same t_c in both precisi
 depends on the engine's summation order), and the medians agree.
 
 Cost (2 shared CPU cores, numba compile of the float32 engine ~10 s once per process): quick tier
-~2 s (closed form), ~12 s (finding_5.1), ~30 s (width: the width-1000, B = 128 runs dominate);
+~2 s (closed form), ~4 s (finding_5.1, 32 seeds per cell), ~260 CPU s (width at (12, 3): the width-1000, B = 128 runs dominate);
 full tier ~2 s, ~50 s, ~90 s.
 
 Seeds: the runs of cell (n, k, width, activation, rate, ...) use the named stream of their claim and
@@ -504,7 +504,7 @@ _F51_PARAMS = [
     Param("ablation_steps", int, 100, 10_000_000, doc="cap of the z^2 ablation runs"),
 ]
 _F51_TIERS = {
-    "quick": {"ns": "10,15,20,25,30", "runs": 64, "steps": 10_000, "lr": 1.0, "width": 100, "batch": 32, "eval_every": 1,
+    "quick": {"ns": "10,15,20,25,30", "runs": 32, "steps": 10_000, "lr": 1.0, "width": 100, "batch": 32, "eval_every": 1,
               "boot": 2000, "dtype": "float32", "precision_runs": 0, "ablation_runs": 21, "ablation_steps": 300},
     "full": {"ns": "10,15,20,25,30", "runs": 1000, "steps": 100_000, "precision_runs": 128, "ablation_runs": 32,
              "ablation_steps": 5000},
@@ -535,9 +535,9 @@ _F51_TIERS = {
                origin="second-reader"),
         Mutant("cap-100", "solved within 100 steps (cap_max 10^5 -> 100)", replace(_F51_PRINTED, cap_max=100),
                origin="second-reader"),
-        Mutant("success-near-boundary", "min_success 0.2 -> 0.996 (factor 4.98, beyond the sharpness 0.2/0.9306 = 0.215 "
-                                        "at quick and 0.2/0.9954 at full): 64/64 (quick) or 1000/1000 (full) "
-                                        "successes give 99% lower bounds 0.9306 / 0.9954 < 0.996",
+        Mutant("success-near-boundary", "min_success 0.2 -> 0.996 (factor 4.98, beyond the sharpness 0.2/0.8660 = 0.231 "
+                                        "at quick and 0.2/0.9954 at full): 32/32 (quick) or 1000/1000 (full) "
+                                        "successes give 99% lower bounds 0.8660 / 0.9954 < 0.996",
                replace(_F51_PRINTED, min_success=0.996), near_boundary=True, part="success", origin="second-reader"),
         Mutant("alpha-near-boundary", "alpha_max 1 -> 0.35 (beyond the sharpness ~0.37 = max_k upper CI of alpha_k/k): "
                                       "rejected by k = 3 (alpha_3 upper CI end ~1.1, /3 ~ 0.37 > 0.35)",
@@ -545,7 +545,7 @@ _F51_TIERS = {
         Mutant("ratio-lower-near-boundary", "band lower end 1.2 -> 1.8 (factor 1.5, beyond the sharpness 1.2/1.66 "
                                             "(quick) / 1.2/1.75 (full)): the CI's lower end is below 1.8",
                replace(_F51_PRINTED, ratio=(1.8, 2.5)), near_boundary=True, part="ratio-lower", origin="second-reader"),
-        Mutant("ratio-upper-near-boundary", "band upper end 2.5 -> 1.85 (factor 0.74, beyond the sharpness 2.08/2.5 "
+        Mutant("ratio-upper-near-boundary", "band upper end 2.5 -> 1.85 (factor 0.74, beyond the sharpness 2.05/2.5 "
                                             "(quick) / 1.90/2.5 (full)): the CI's upper end is above 1.85",
                replace(_F51_PRINTED, ratio=(1.2, 1.85)), near_boundary=True, part="ratio-upper", origin="second-reader"),
     ],
@@ -633,9 +633,11 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     Tiers (second reader): the quick tier is a smoke test of what the full tier shows: it skips the
     stride-10 comparison (details only) and runs the z^2 ablation with 21 runs x 300 steps (0 successes
     in 21 runs still put the 99% upper bound below 0.2; a degree-2 network can never reach 100%, so
-    the cap does not decide it).  Quick 64 seeds per cell on the whole grid n in {10, 15, 20, 25, 30} (the reduced range
-    {10, 15, 20} gives an interval of the ratio twice as wide, [1.57, 2.40]), cap 10^4, ablation 24
-    runs x 1000 steps; full 1000 seeds per cell (Fig. B.6's count), cap 10^5, ablation 32 runs x
+    the cap does not decide it).  Quick 32 seeds per cell on the whole grid n in {10, 15, 20, 25, 30} (the reduced range
+    {10, 15, 20} gives an interval of the ratio twice as wide, [1.57, 2.40]; 64 seeds per cell gave [1.66, 2.08]
+    at about twice the cost, with the same verdict and the same rejections), cap 10^4, ablation 21
+    runs x 300 steps: it shows the verdict, the exponents and every mutant's rejection (the near-boundary
+    ones with the margins of the descriptions), not the precision of the full tier's intervals; full 1000 seeds per cell (Fig. B.6's count), cap 10^5, ablation 32 runs x
     5000 steps, plus the float32/float64 comparison on 128 seeds.
 
     Exactness
@@ -644,7 +646,7 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     ratio, from >= 2000 replicates (the thesis used 100).  At k = 3 the bootstrap medians spread
     over many integers and the percentile interval is well behaved; at k = 2 (medians 13-26) they
     take a few lattice values, so the interval of alpha_2 is coarse, of the order of one lattice step
-    (~0.03 in alpha_2); the two tiers' intervals of the ratio overlap (quick [1.66, 2.08] from 64
+    (~0.03 in alpha_2); the two tiers' intervals of the ratio overlap (quick [1.66, 2.05] from 32
     seeds, full [1.75, 1.90] from 1000).  Success rates: exact Clopper-Pearson bounds at 99% one-sided.  Training in float32
     (module docstring); t_c is an integer count, with no tolerance involved.
 
@@ -660,7 +662,7 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     with chi_S), and 0 successes in >= 21 runs put the 99% upper bound below 0.2.
     one-alpha (second reader): the strict reading of App. B.3's "t_c ~ n^(alpha k)" with one alpha for
     both k predicts alpha_3/alpha_2 = 3/2; the 95% interval of the ratio excludes it at both tiers
-    (quick [1.66, 2.08], full [1.75, 1.90]): alpha_2/2 = 0.30 and alpha_3/3 = 0.36 differ.  The verdict
+    (quick [1.66, 2.05], full [1.75, 1.90]): alpha_2/2 = 0.30 and alpha_3/3 = 0.36 differ.  The verdict
     rests on the coarse reading (the band; the text calls these "coarse-grained estimates", and Fig. B.5
     fits c, alpha per (architecture, k)), and this mutant records that the strict reading is false.
     cap-100 (second reader): at (30, 3) the median t_c is ~180 and the shortest runs take ~110 steps, so
@@ -681,8 +683,8 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     runs, except alpha_max = 1 (chosen by this reader after seeing alpha ~ 0.37; any threshold in
     [0.4, 1] gives the same verdict).  Not asserted: the robust space over 15 architectures, 3 inits,
     11 batch sizes and 3 losses, and the plateau shape (reasons in the parts).  Sharpness (quick):
-    success 0.2/0.9306 = 0.215 (every cell 64/64), small-alpha ~0.37, ratio-lower 1.2/1.66 ~ 0.72,
-    ratio-upper 2.08/2.5 ~ 0.83; no search beyond the grid applies (the statistics are of fixed runs).
+    success 0.2/0.8660 = 0.231 (every cell 32/32), small-alpha ~0.40 (alpha_3 interval [1.06, 1.19]),
+    ratio-lower 1.2/1.66 ~ 0.72, ratio-upper 2.05/2.5 ~ 0.82; no search beyond the grid applies (the statistics are of fixed runs).
     Full tier (1000 seeds per cell, eta = 1, stride 1): every run converged, in at most 270 steps;
     medians 13, 17, 20, 23, 25 (k = 2) and 55, 81, 111, 145, 183 (k = 3) for n = 10..30; alpha_2 = 0.60
     [0.58, 0.62], alpha_3 = 1.09 [1.08, 1.10], ratio 1.82 [1.75, 1.90].  So t_c ~ n^(alpha k) with
@@ -691,7 +693,7 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     comparison with random search is one of exponents: the medians are 4-30% of C(n,k) and fall
     relative to it as n grows, yet at these small n a hundred parallel random searches (one per hidden
     unit) would need only C(n,k)/100 rounds, fewer than SGD's steps (40.6 vs 183 at (30, 3)).  The
-    rate 0.1 (Fig. B.2) gives ratio 1.96 [1.81, 2.09] at the quick tier.
+    rate 0.1 (Fig. B.2) gives ratio 1.96 [1.81, 2.09] at the quick tier's sizes with 64 seeds per cell.
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     ns = _parse_ns(ctx.claim_id, p["ns"])
@@ -1056,14 +1058,14 @@ def _bootstrap_stat(tc, boot: int, rng: np.random.Generator, stat) -> np.ndarray
                                 "P(t_c <= median/2) = the geometric value",
                WidthStatement("t_c ~ 1/r, geometric", mode="random-search", variance=False, no_early=False)),
         Mutant("no-speedup-near-boundary", "bound 1/10 -> 0.95 (R >= 0.95: no speed-up at all; factor 9.5, beyond "
-                                           "the sharpness 0.1/R_lo ~ 0.15-0.2): the lower CI end of R is below 0.95",
+                                           "the sharpness 0.1/R_lo ~ 0.15-0.22): the lower CI end of R is below 0.95",
                replace(_WIDTH_PRINTED, bound=Fraction(95, 100)), near_boundary=True, part="no-speedup",
                origin="second-reader"),
         Mutant("variance-near-boundary", "spread ratio bound 1 -> 0.2 (beyond the sharpness = upper CI end of "
                                          "s(r_max)/s(r_min), ~0.35 at full): rejected where that end exceeds 0.2",
                replace(_WIDTH_PRINTED, variance_max=0.2), near_boundary=True, part="variance", origin="second-reader"),
         Mutant("no-early-near-boundary", "early-success bound 0.293 -> 0.04 (beyond the sharpness, the largest 99% "
-                                         "upper bound over widths: 0.175 with 0/24 at quick, ~0.064 with 1/100 at full)",
+                                         "upper bound over widths: 0.246 with 1/24 at quick, ~0.064 with 1/100 at full)",
                replace(_WIDTH_PRINTED, early_max=0.04), near_boundary=True, part="no-early", origin="second-reader"),
     ],
     parts=[
@@ -1094,9 +1096,11 @@ def _bootstrap_stat(tc, boot: int, rng: np.random.Generator, stat) -> np.ndarray
         Param("dtype", str, choices=("float32", "float64"), doc="arithmetic of the training engine"),
     ],
     tiers={
-        "quick": {"n": 20, "k": 3, "widths": "10,100,1000", "runs": 24, "steps": 20_000, "lr": 0.1, "batch": 128,
+        "quick": {"n": 12, "k": 3, "widths": "10,100,1000", "runs": 24, "steps": 20_000, "lr": 0.1, "batch": 128,
                   "eval_every": 10, "boot": 2000, "dtype": "float32"},
-        "full": {"n": 30, "runs": 100, "steps": 100_000},
+        # every parameter pinned: the full tier must not follow changes of the quick dict
+        "full": {"n": 30, "k": 3, "widths": "10,100,1000", "runs": 100, "steps": 100_000, "lr": 0.1, "batch": 128,
+                 "eval_every": 10, "boot": 2000, "dtype": "float32"},
     },
     uses_backend=True,
 )
@@ -1120,7 +1124,7 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     every 10 steps (the protocol stride: t_c ~ 10^3 here, so the grid's 1% rounding is immaterial),
     convergence = 100% held-out accuracy), widths r in {10, 100, 1000} >= k (the r < k, 55%-accuracy
     runs of the figure are not reproduced).  Full tier: (30, 3), 100 seeds per width; quick tier:
-    (20, 3), 24 seeds.
+    (12, 3), 24 seeds.
 
     Source
     ------
@@ -1178,6 +1182,16 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     0.16, 0.094 (ratio 0.28 [0.24, 0.35]); IQR/median 0.40, 0.19, 0.12; p90/median 1.58, 1.22, 1.12; the longest run 3800, 1680,
     1290 steps.  Runs below half the median: 1, 0, 0 of 100 (random search: ~29%).  Random search with
     r copies would need 406, 41 and 4.6 rounds on average.
+    Quick tier ((12, 3), 24 runs per width; (20, 3) until 2026-11, > 500 CPU s, now about 260): a smoke
+    test of what the full tier shows, with the same protocol on a smaller n.  It reproduces the verdict
+    and rejects all 4 mutants: median t_c 650, 360, 380 at r = 10, 100, 1000, R = 0.58 [0.459, 0.633]
+    (no-speedup sharpness 0.1/0.459 = 0.22); sd(log t_c) 0.274 -> 0.059, ratio 0.21 [0.14, 0.346]
+    (variance sharpness 0.35).  It can no longer show the no-early part with a margin: 1/24 runs at
+    r = 10 fall below half the median (99% upper bound 0.246 against 0.293: sharpness 0.84, against
+    0.60 with 0/24 at (20, 3)), so this part may flip at quick under small changes of the engine or the
+    seeds; the full tier (1/100, bound ~0.064) is what shows it.  At n = 12 random search is not slow
+    (C(12, 3) = 220: 22 rounds with r = 10 copies against SGD's 650 steps), so the quick tier shows only
+    the width dependence (R far from 1/r), not SGD's advantage over random search.
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     n, k = p["n"], p["k"]
