@@ -13,6 +13,8 @@ evaluation over the cube (kernels.boolean.polynet).
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -74,6 +76,39 @@ def _rational_weights(rng, k: int, n_prime: int):
         rest = [int(x) for x in rng.integers(-P, P + 1, size=n_prime - 1)]
         W.append([Fraction(x, D) for x in [rel] + rest])
     return W
+
+
+@functools.lru_cache(maxsize=4)
+def _population_gradient_data(seed: int, seed_real: int, n_max: int, n_fd_max: int) -> tuple:
+    """(n, k, n', W, exhaustive gradient R1, finite differences R2 or None, Gaussian W, its float64
+    gradient) for every k | n <= n_max, drawn from the claim's streams in the order of the check: the
+    statement only enters through its formula, so the printed statement and the mutants share these."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    rng_real = np.random.default_rng(np.random.SeedSequence(seed_real))
+    out = []
+    for n in range(1, n_max + 1):
+        for k in range(1, n + 1):
+            if n % k:
+                continue
+            n_prime = n // k
+            W = _rational_weights(rng, k, n_prime)
+            g = polynet_population_gradient(W, exact=True)
+            fd = None
+            if n <= n_fd_max:
+                L0 = polynet_population_loss(W, exact=True)
+                fd = []
+                for i in range(k):
+                    row = []
+                    for j in range(n_prime):
+                        W2 = [list(b) for b in W]
+                        W2[i][j] += 1
+                        row.append(polynet_population_loss(W2, exact=True) - L0)
+                    fd.append(row)
+            Wr = rng_real.standard_normal((k, n_prime))
+            Wr.flags.writeable = False
+            gr = polynet_population_gradient(Wr)
+            out.append((n, k, n_prime, W, g, fd, Wr, gr))
+    return tuple(out)
 
 
 @claim(
@@ -153,49 +188,30 @@ def check_population_gradient(statement: GradientFormula, p, ctx) -> Verdict:
     No inequality part: both parts are exact identities (no sharpness).
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
-    rng = ctx.rng("weights")
-    rng_real = ctx.rng("real weights")
     worst_float = 0.0
     table = {}
-    for n in range(1, p["n_max"] + 1):
-        for k in range(1, n + 1):
-            if n % k:
-                continue
-            n_prime = n // k
-            W = _rational_weights(rng, k, n_prime)
-            g = polynet_population_gradient(W, exact=True)
-            fd = None
-            if n <= p["n_fd_max"]:
-                L0 = polynet_population_loss(W, exact=True)
-                fd = []
-                for i in range(k):
-                    row = []
-                    for j in range(n_prime):
-                        W2 = [list(b) for b in W]
-                        W2[i][j] += 1
-                        row.append(polynet_population_loss(W2, exact=True) - L0)
-                    fd.append(row)
-            case = {"n": n, "k": k, "n'": n_prime, "D": W[0][0].denominator}
-            for i in range(k):
-                for j in range(n_prime):
-                    if fd is not None:
-                        ev.add(dict(case, i=i, j=j, route="E[-y prod x] (R1) vs L(w+e_ij) - L(w) (R2)"), g[i][j], fd[i][j])
-                    ev.add(dict(case, i=i, j=j, route="exhaustive R1 vs formula"), g[i][j], statement.predict(W, i, j))
-            # real weights, float64
-            Wr = rng_real.standard_normal((k, n_prime))
-            gr = polynet_population_gradient(Wr)
-            norms = np.abs(Wr).sum(axis=1)
-            for i in range(k):
-                bound = float(np.prod(np.delete(norms, i)))
-                tol = ((1 << n) + 2 * k) * _EPS * bound
-                for j in range(n_prime):
-                    pred = float(statement.predict([list(map(float, b)) for b in Wr], i, j))
-                    worst_float = max(worst_float, abs(gr[i, j] - pred) / bound)
-                    ev.add(dict(case, i=i, j=j, route="float64 Gaussian weights vs formula"), float(gr[i, j]), pred,
-                           relation="approx", tol=tol)
-            if n in (p["n_max"], p["n_max"] - 1) or n <= 3:
-                table[f"k={k}, n'={n_prime}"] = {"relevant g (R1)": [str(g[i][0]) for i in range(k)][:6],
-                                                 "max |irrelevant g|": str(max((abs(x) for r in g for x in r[1:]), default=0))}
+    # the weights and both exact routes (and the float64 gradient) do not depend on the statement: cached
+    for n, k, n_prime, W, g, fd, Wr, gr in _population_gradient_data(ctx.seed("weights"), ctx.seed("real weights"),
+                                                                        p["n_max"], p["n_fd_max"]):
+        case = {"n": n, "k": k, "n'": n_prime, "D": W[0][0].denominator}
+        for i in range(k):
+            for j in range(n_prime):
+                if fd is not None:
+                    ev.add(dict(case, i=i, j=j, route="E[-y prod x] (R1) vs L(w+e_ij) - L(w) (R2)"), g[i][j], fd[i][j])
+                ev.add(dict(case, i=i, j=j, route="exhaustive R1 vs formula"), g[i][j], statement.predict(W, i, j))
+        # real weights, float64
+        norms = np.abs(Wr).sum(axis=1)
+        for i in range(k):
+            bound = float(np.prod(np.delete(norms, i)))
+            tol = ((1 << n) + 2 * k) * _EPS * bound
+            for j in range(n_prime):
+                pred = float(statement.predict([list(map(float, b)) for b in Wr], i, j))
+                worst_float = max(worst_float, abs(gr[i, j] - pred) / bound)
+                ev.add(dict(case, i=i, j=j, route="float64 Gaussian weights vs formula"), float(gr[i, j]), pred,
+                       relation="approx", tol=tol)
+        if n in (p["n_max"], p["n_max"] - 1) or n <= 3:
+            table[f"k={k}, n'={n_prime}"] = {"relevant g (R1)": [str(g[i][0]) for i in range(k)][:6],
+                                             "max |irrelevant g|": str(max((abs(x) for r in g for x in r[1:]), default=0))}
     ev.details["sample cases (exact)"] = table
     ev.details["float64 route: max |g - formula| / prod_{l!=i} ||w_l||_1"] = worst_float
     return ev.verdict()

@@ -9,6 +9,7 @@ sample-complexity footnote.  Theorem 5.6 is checked as printed (0-1 and hinge lo
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Callable, Iterator
@@ -182,6 +183,13 @@ def _prop_b7_neurons(n_max: int, draws: int, rng: np.random.Generator, backend: 
                     yield _neuron(family, w, mask, k, sigma, d, backend)
 
 
+@functools.lru_cache(maxsize=4)
+def _prop_b7_neuron_list(n_max: int, draws: int, seed: int, backend: str) -> tuple[_Neuron, ...]:
+    """All neurons of :func:`_prop_b7_neurons` from the stream ``seed``: statement-independent, built once
+    per process and shared by the printed statement and the mutants (nothing downstream modifies them)."""
+    return tuple(_prop_b7_neurons(n_max, draws, np.random.default_rng(np.random.SeedSequence(seed)), backend))
+
+
 _B7_PARAMS = [
     Param("n_max", int, 5, 16, doc="neurons on {±1}^n for n = 4..n_max"),
     Param("draws", int, 1, 200, doc="random neurons per (n, family, k)"),
@@ -295,11 +303,10 @@ def check_prop_b7(statement: RecoveryStatement, p, ctx) -> Verdict:
     the bound is exactly tight (no search needed beyond the worst corner, which is extremal over the box).
     """
     ev = Evidence("gt", rigor=Rigor.EXACT)
-    rng = ctx.rng("neurons")
     pick = ctx.rng("random-corners")
     stats = {"instances": 0, "with gap > 0 (tested)": 0, "without gap (hypothesis fails)": 0}
     per_family: dict[str, int] = {}
-    for nr in _prop_b7_neurons(p["n_max"], p["draws"], rng, ctx.backend):
+    for nr in _prop_b7_neuron_list(p["n_max"], p["draws"], ctx.seed("neurons"), ctx.backend):  # cached
         stats["instances"] += 1
         gamma = nr.gap(statement.gap)
         if gamma <= 0:

@@ -9,6 +9,7 @@ Krawtchouk spectrum of majority (kernels.boolean.symmetric) and exhaustive subse
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -35,9 +36,25 @@ from . import SOURCE
 CONTRACT_AUDITED = True
 
 
-def majority_spectrum_ties_minus(N: int) -> list[Fraction]:
-    """Exact spectrum of Maj_N with sign(0) = -1 through the Krawtchouk route (kernels.boolean.symmetric)."""
-    return symmetric_spectrum([1 if N - 2 * j > 0 else -1 for j in range(N + 1)])
+@functools.lru_cache(maxsize=None)
+def majority_spectrum_ties_minus(N: int) -> tuple[Fraction, ...]:
+    """Exact spectrum of Maj_N with sign(0) = -1 through the Krawtchouk route (kernels.boolean.symmetric);
+    cached (a pure function of N; a tuple, so the shared value cannot be changed)."""
+    return tuple(symmetric_spectrum([1 if N - 2 * j > 0 else -1 for j in range(N + 1)]))
+
+
+@functools.lru_cache(maxsize=None)
+def _exact_ks(fn: Callable, k: int, s: int):
+    """fn(k, s) for the exact closed forms of a statement (C_ks, c_ks: pure functions), computed once per
+    process: the printed statement and the mutants evaluate the same (k, s) grid."""
+    return fn(k, s)
+
+
+@functools.lru_cache(maxsize=256)
+def _correlation_cached(w_bytes: bytes, S: tuple, backend: str):
+    """correlation_vector(w, S) of a 0/1 float64 weight vector given by its bytes (statement-independent:
+    shared by the printed statement and the mutants)."""
+    return correlation_vector(np.frombuffer(w_bytes, dtype=np.float64).copy(), list(S), backend=backend)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,7 +260,7 @@ def check_fourier_gap(statement: FourierGap, p, ctx) -> Verdict:
                 supp, S = perm[:s], perm[:k][rng.permutation(k)]
                 w = np.zeros(n)
                 w[supp] = 1
-                g = correlation_vector(w, [int(i) for i in S], backend=ctx.backend)
+                g = _correlation_cached(w.tobytes(), tuple(int(i) for i in S), ctx.backend)
                 pred = [statement.C(k, s) if i in set(S.tolist()) else statement.c(k, s) * int(w[i]) for i in range(n)]
                 bad = [i for i in range(n) if g[i] != pred[i]]
                 i0 = bad[0] if bad else int(S[0])
@@ -251,15 +268,15 @@ def check_fourier_gap(statement: FourierGap, p, ctx) -> Verdict:
     for s in range(9, 62, 2):
         spec = majority_spectrum_ties_minus(s)
         for k in range(2, (s - 1) // 4 + 1, 2):
-            ev.add({"s": s, "k": k, "route": "Krawtchouk C"}, spec[k - 1] / 2, statement.C(k, s), relation="eq")
-            ev.add({"s": s, "k": k, "route": "Krawtchouk c"}, spec[k + 1] / 2, statement.c(k, s), relation="eq")
+            ev.add({"s": s, "k": k, "route": "Krawtchouk C"}, spec[k - 1] / 2, _exact_ks(statement.C, k, s), relation="eq")
+            ev.add({"s": s, "k": k, "route": "Krawtchouk c"}, spec[k + 1] / 2, _exact_ks(statement.c, k, s), relation="eq")
     worst_kappa = None
     for k in range(2, 40, 2):
         kap2 = statement.kappa(k) ** 2
         for s in range(4 * k + 1 + (4 * k) % 2, p["s_max"] + 1, 2):
             if s % 2 == 0:
                 continue
-            C, c = statement.C(k, s), statement.c(k, s)
+            C, c = _exact_ks(statement.C, k, s), _exact_ks(statement.c, k, s)
             ev.add({"k": k, "s": s, "bound": "|c|/|C|"}, abs(c) / abs(C), statement.ratio(k, s), part="ratio")
             lhs = float(C * C * comb(s, k - 1))
             if worst_kappa is None or lhs / kap2 < worst_kappa[0]:

@@ -8,6 +8,7 @@ weights (kernels.boolean.oversparse.undersparse_weights) and the exhaustive Wals
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from collections.abc import Callable
@@ -69,6 +70,25 @@ def _c12_hypotheses(case) -> list[str]:
     if j is None or not 0 <= j <= m:
         bad.append("0 <= j <= m")
     return bad
+
+
+@functools.lru_cache(maxsize=None)
+def _half_wht(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """(popcounts(2m), exhaustive WHT of Half_2m), read-only: statement-independent, shared by the printed,
+    corrected and mutant statements of Lemma C.12."""
+    pc = popcounts(2 * m).copy()
+    H = wht((pc == m).astype(np.int64))
+    pc.flags.writeable = False
+    H.flags.writeable = False
+    return pc, H
+
+
+@functools.lru_cache(maxsize=None)
+def _half_maj_spectra(m: int) -> tuple[tuple, tuple]:
+    """Exact Krawtchouk spectra of Half_2m and Maj_{2m+1} (statement-independent, cached)."""
+    half = symmetric_spectrum([1 if 2 * j == 2 * m else 0 for j in range(2 * m + 1)])
+    maj = symmetric_spectrum([1 if 2 * m + 1 - 2 * j > 0 else -1 for j in range(2 * m + 2)])
+    return tuple(half), tuple(maj)
 
 
 @claim(
@@ -138,8 +158,7 @@ def check_half_coefficients(statement: HalfFormula, p, ctx) -> Verdict:
     ev = Evidence("eq", rigor=Rigor.EXACT)
     for m in range(1, p["m_wht"] + 1):
         n = 2 * m
-        pc = popcounts(n)
-        H = wht((pc == m).astype(np.int64))
+        pc, H = _half_wht(m)  # popcounts(n), wht((pc == m).astype(np.int64)): cached
         for t in range(n + 1):
             S = (1 << t) - 1
             want = statement.value(m, t // 2) if t % 2 == 0 else Fraction(0)
@@ -147,8 +166,7 @@ def check_half_coefficients(statement: HalfFormula, p, ctx) -> Verdict:
             ev.add({"m": m, "level": t, "j": t // 2 if t % 2 == 0 else None, "route": "WHT of Half_2m", "all t-sets equal": same},
                    Fraction(int(H[S]), 1 << n), want)
     for m in range(1, p["m_max"] + 1):
-        half = symmetric_spectrum([1 if 2 * j == 2 * m else 0 for j in range(2 * m + 1)])
-        maj = symmetric_spectrum([1 if 2 * m + 1 - 2 * j > 0 else -1 for j in range(2 * m + 2)])
+        half, maj = _half_maj_spectra(m)  # the Krawtchouk spectra: cached
         for j in range(m + 1):
             ev.add({"m": m, "j": j, "route": "Krawtchouk Half"}, half[2 * j], statement.value(m, j), part="half")
             ev.add({"m": m, "j": j, "route": "Krawtchouk Maj"}, maj[2 * j + 1], statement.value(m, j), part="maj")

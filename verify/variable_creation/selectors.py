@@ -25,6 +25,7 @@ witnesses' gaps (0.7-1.3 vs 0.25).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -81,6 +82,75 @@ def _det_p_sup(head, T, I):
     b[I] = (a[:T][inI] < 1 / s).astype(np.int64)
     executed = abs(head(b) - head.target(b))
     return closed, executed
+
+
+# The heads and their executed errors depend only on the head's parameters (T, I, gamma, Delta, R,
+# construction) and on the drawn inputs, not on the constants a statement compares them with: the
+# printed statement and the mutants that change only a bound's constant share them.  Computed once per
+# process (the draws are still made by each run, from the claim's stream, and are part of the key, so
+# a cached value is the value the run would compute).
+
+
+@functools.lru_cache(maxsize=64)
+def _gram(T: int, s: int, Delta: float):
+    """gram_vectors of the Gram family (None at Delta = 0); read-only."""
+    if not Delta > 0:
+        return None
+    V = gram_vectors(_counterexample_gram(T, s, Delta))
+    V.flags.writeable = False
+    return V
+
+
+def _max_err(head, B) -> float:
+    return max(abs(head(b) - head.target(b)) for b in B)
+
+
+@functools.lru_cache(maxsize=1024)
+def _a19_single(T, I, gamma, Delta, R, construction, B_key, brute):
+    """(closed, executed, random max, brute-force max or None, ||W_Q||, ||W_K||, ||W_V||, ||W_C||) of the
+    Lemma A.19 single head; B_key = (bytes, rows) of the random inputs."""
+    I = list(I)
+    V = _gram(T, len(I), Delta)
+    head = selector_head_det_p(T, I, gamma, V=V, R=R, Delta=Delta)
+    Vrows = head.embed(np.zeros(T, dtype=np.int64))[:T, : head.W_K.shape[0]].copy()
+    Vrows[:, -3:] = 0.0  # the v_t (E_0, E_1, v_cls are the last three coordinates)
+    if construction == "dual":
+        uI = _dual(Vrows, I).sum(axis=0)
+        head = replace(head, W_K=np.outer(uI, np.eye(head.W_K.shape[1])[0]))
+    closed, executed = _det_p_sup(head, T, I)
+    rand = _max_err(head, np.frombuffer(B_key[0], dtype=np.int64).reshape(B_key[1], T))
+    bf = _max_err(head, np.array(list(product((0, 1), repeat=T)))) if brute else None
+    return closed, executed, rand, bf, _fro(head.W_Q), _fro(head.W_K), _fro(head.W_V), _fro(head.W_C)
+
+
+@functools.lru_cache(maxsize=1024)
+def _a19_multi(T, s, i, gamma, Delta, R):
+    """(closed-form sup, ||W_Q||, ||W_K||, ||W_V||, ||W_C||) of the s-head part's head selecting i."""
+    hb = selector_head_det_p(T, [i], gamma, V=_gram(T, s, Delta), R=R, Delta=Delta)
+    cb, _ = _det_p_sup(hb, T, [i])
+    return cb, _fro(hb.W_Q), _fro(hb.W_K), _fro(hb.W_V), _fro(hb.W_C)
+
+
+@functools.lru_cache(maxsize=1024)
+def _a20_single(T, I, gamma, R, B_key, brute):
+    """(closed, executed, random max, brute-force max or None, ||P^T||_{2,1}, ||W_Q||, ||W_K||, ||W_V||,
+    ||W_C||) of the Lemma A.20 single head."""
+    I = list(I)
+    head = selector_head_trainable_p(T, I, gamma, R=R)
+    closed, executed = _det_p_sup(head, T, I)
+    rand = _max_err(head, np.frombuffer(B_key[0], dtype=np.int64).reshape(B_key[1], T))
+    bf = _max_err(head, np.array(list(product((0, 1), repeat=T)))) if brute else None
+    X0 = head.embed(np.zeros(T, dtype=np.int64))
+    P = X0[:T].copy()
+    P[:, 1] -= 1.0  # rows of X(0) minus E_0 (= e_2): the positional part
+    return (closed, executed, rand, bf, float(np.sqrt((P * P).sum(axis=1)).sum()), _fro(head.W_Q), _fro(head.W_K),
+            _fro(head.W_V), _fro(head.W_C))
+
+
+@functools.lru_cache(maxsize=1024)
+def _a20_multi(T, i, gamma, R):
+    """Closed-form sup error of the s-head part's head selecting i."""
+    return _det_p_sup(selector_head_trainable_p(T, [i], gamma, R=R), T, [i])[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,45 +317,37 @@ def check_lemma_A_19(statement: DetPStatement, p, ctx) -> Verdict:
                 for Delta in st.deltas:
                     if not Delta < 1 / s:
                         continue
-                    V = gram_vectors(_counterexample_gram(T, s, Delta)) if Delta > 0 else None
                     R = _a19_R(st, T, gamma, s, Delta)
-                    head = selector_head_det_p(T, I, gamma, V=V, R=R, Delta=Delta)
-                    Vrows = head.embed(np.zeros(T, dtype=np.int64))[:T, : head.W_K.shape[0]].copy()
-                    Vrows[:, -3:] = 0.0  # the v_t (E_0, E_1, v_cls are the last three coordinates)
-                    if st.construction == "dual":
-                        uI = _dual(Vrows, I).sum(axis=0)
-                        head = replace(head, W_K=np.outer(uI, np.eye(head.W_K.shape[1])[0]))
                     case = {"T": T, "s": s, "gamma": gamma, "Delta": round(Delta, 6), "construction": st.construction}
-                    closed, executed = _det_p_sup(head, T, I)
+                    B = rng.integers(0, 2, size=(p["random_b"], T))
+                    is_brute = T <= 10 and gamma == st.gammas[0] and s == st.s_values[-1] and Delta == st.deltas[-1]
+                    # the head (W_K = u_I for "dual") and its errors: cached, see _a19_single
+                    closed, executed, rand, brute, nQ, nK, nV, nC = _a19_single(
+                        T, tuple(I), gamma, Delta, R, st.construction, (B.astype(np.int64).tobytes(), B.shape[0]), is_brute)
                     ev.add(dict(case, check="worst input executed = closed form (1e-12)", diff=abs(executed - closed)),
                            abs(executed - closed) <= 1e-12, relation="true")
-                    B = rng.integers(0, 2, size=(p["random_b"], T))
-                    rand = max(abs(head(b) - head.target(b)) for b in B)
                     ev.add(dict(case, check="random inputs <= closed-form sup", random_max=rand), rand <= closed + 1e-12, relation="true")
-                    if T <= 10 and gamma == st.gammas[0] and s == st.s_values[-1] and Delta == st.deltas[-1]:
-                        allb = np.array(list(product((0, 1), repeat=T)))
-                        brute = max(abs(head(b) - head.target(b)) for b in allb)
+                    if is_brute:
                         ev.add(dict(case, check="brute force over {0,1}^T = closed form (1e-12)", diff=abs(brute - closed)),
                                abs(brute - closed) <= 1e-12, relation="true")
                     ev.add(dict(case, check="sup error <= gamma/4"), closed, gamma / st.err_div * (1 + REL), part="error")
-                    ev.add(dict(case, check="||W_Q||_F <= log(8T/gamma)/(1-s Delta)"), _fro((head.W_Q)),
+                    ev.add(dict(case, check="||W_Q||_F <= log(8T/gamma)/(1-s Delta)"), nQ,
                            R * (1 + REL), part="W_Q")
-                    ev.add(dict(case, check="||W_K||_F <= s"), _fro((head.W_K)), st.k_bound * s * (1 + REL), part="W_K")
-                    ev.add(dict(case, check="||W_V||_F <= 2"), _fro((head.W_V)), st.v_bound, part="W_V")
-                    ev.add(dict(case, check="||W_C||_F <= 1"), _fro((head.W_C)), st.c_bound * (1 + REL), part="W_C")
+                    ev.add(dict(case, check="||W_K||_F <= s"), nK, st.k_bound * s * (1 + REL), part="W_K")
+                    ev.add(dict(case, check="||W_V||_F <= 2"), nV, st.v_bound, part="W_V")
+                    ev.add(dict(case, check="||W_C||_F <= 1"), nC, st.c_bound * (1 + REL), part="W_C")
                     if not st.multi:
                         continue
                     for i in I:  # head b selects i_b = i with the proof's W_K^[b] = v_i e_1^T and the same R
-                        hb = selector_head_det_p(T, [i], gamma, V=V, R=R, Delta=Delta)
-                        cb, _ = _det_p_sup(hb, T, [i])
+                        cb, bQ, bK, bV, bC = _a19_multi(T, s, i, gamma, Delta, R)
                         mcase = dict(case, head=i)
                         ev.add(dict(mcase, check="s-head: sup |f_b - chi_i| <= gamma/4"), cb, gamma / st.multi_err_div * (1 + REL),
                                part="multi-error")
-                        ev.add(dict(mcase, check="||W_K^[b]||_F <= 1"), _fro((hb.W_K)), st.multi_k_bound * (1 + REL),
+                        ev.add(dict(mcase, check="||W_K^[b]||_F <= 1"), bK, st.multi_k_bound * (1 + REL),
                                part="multi-W_K")
-                        ev.add(dict(mcase, check="||W_Q^[b]||_F bound"), _fro((hb.W_Q)), R * (1 + REL), part="W_Q")
-                        ev.add(dict(mcase, check="||W_V^[b]||_F <= 2"), _fro((hb.W_V)), st.v_bound, part="W_V")
-                        ev.add(dict(mcase, check="||W_C^[b]||_F <= 1"), _fro((hb.W_C)), st.c_bound * (1 + REL), part="W_C")
+                        ev.add(dict(mcase, check="||W_Q^[b]||_F bound"), bQ, R * (1 + REL), part="W_Q")
+                        ev.add(dict(mcase, check="||W_V^[b]||_F <= 2"), bV, st.v_bound, part="W_V")
+                        ev.add(dict(mcase, check="||W_C^[b]||_F <= 1"), bC, st.c_bound * (1 + REL), part="W_C")
     return ev.verdict(seed=ctx.seed("b"))
 
 
@@ -397,34 +459,29 @@ def check_lemma_A_20(statement: TrainPStatement, p, ctx) -> Verdict:
             I = sorted(rng.choice(T, size=s, replace=False).tolist())
             for gamma in st.gammas:
                 R = st.q_scale * math.log(st.q_log_num * T / gamma)
-                head = selector_head_trainable_p(T, I, gamma, R=R)
                 case = {"T": T, "s": s, "gamma": gamma, "I": str(I)}
-                closed, executed = _det_p_sup(head, T, I)
+                B = rng.integers(0, 2, size=(p["random_b"], T))
+                is_brute = T == 10 and gamma == st.gammas[0]
+                # the head and its errors: cached, see _a20_single
+                closed, executed, rand, brute, nP, nQ, nK, nV, nC = _a20_single(
+                    T, tuple(I), gamma, R, (B.astype(np.int64).tobytes(), B.shape[0]), is_brute)
                 ev.add(dict(case, check="worst input executed = closed form (1e-12)", diff=abs(executed - closed)),
                        abs(executed - closed) <= 1e-12, relation="true")
-                B = rng.integers(0, 2, size=(p["random_b"], T))
-                rand = max(abs(head(b) - head.target(b)) for b in B)
                 ev.add(dict(case, check="random inputs <= closed-form sup", random_max=rand), rand <= closed + 1e-12, relation="true")
-                if T == 10 and gamma == st.gammas[0]:
-                    allb = np.array(list(product((0, 1), repeat=T)))
-                    brute = max(abs(head(b) - head.target(b)) for b in allb)
+                if is_brute:
                     ev.add(dict(case, check="brute force = closed form (1e-12)", diff=abs(brute - closed)),
                            abs(brute - closed) <= 1e-12, relation="true")
                 ev.add(dict(case, check="sup error <= gamma/4"), closed, gamma / st.err_div * (1 + REL), part="error")
-                X0 = head.embed(np.zeros(T, dtype=np.int64))
-                P = X0[:T].copy()
-                P[:, 1] -= 1.0  # rows of X(0) minus E_0 (= e_2): the positional part
-                ev.add(dict(case, check="||P^T||_{2,1} <= s"), float(np.sqrt((P * P).sum(axis=1)).sum()), st.p_bound * s * (1 + REL), part="P")
-                ev.add(dict(case, check="||W_Q||_F <= log(8T/gamma)"), _fro((head.W_Q)),
+                ev.add(dict(case, check="||P^T||_{2,1} <= s"), nP, st.p_bound * s * (1 + REL), part="P")
+                ev.add(dict(case, check="||W_Q||_F <= log(8T/gamma)"), nQ,
                        math.log(8 * T / gamma) * st.q_scale * (1 + REL), part="W_Q")
-                ev.add(dict(case, check="||W_K||_F <= 1"), _fro((head.W_K)), st.k_bound * (1 + REL), part="W_K")
-                ev.add(dict(case, check="||W_V||_F <= 2"), _fro((head.W_V)), st.v_bound, part="W_V")
-                ev.add(dict(case, check="||W_C||_F <= 1"), _fro((head.W_C)), st.c_bound * (1 + REL), part="W_C")
+                ev.add(dict(case, check="||W_K||_F <= 1"), nK, st.k_bound * (1 + REL), part="W_K")
+                ev.add(dict(case, check="||W_V||_F <= 2"), nV, st.v_bound, part="W_V")
+                ev.add(dict(case, check="||W_C||_F <= 1"), nC, st.c_bound * (1 + REL), part="W_C")
                 # s heads: P_i = e_{n(i)} (s unit rows: ||P^T||_{2,1} = s), head b = single head with I = {i_b}
                 ev.add(dict(case, check="s-head ||P^T||_{2,1} = s <= s"), float(s), st.p_bound * s * (1 + REL), part="P")
                 for i in I:
-                    hb = selector_head_trainable_p(T, [i], gamma, R=R)
-                    cb, _ = _det_p_sup(hb, T, [i])
+                    cb = _a20_multi(T, i, gamma, R)
                     ev.add(dict(case, head=i, check="s-head: sup |f_b - chi_i| <= gamma/4"), cb, gamma / st.multi_err_div * (1 + REL),
                            part="multi-error")
     return ev.verdict(seed=ctx.seed("b"))
@@ -438,6 +495,12 @@ def check_lemma_A_20(statement: TrainPStatement, p, ctx) -> Verdict:
 def _bag_sup(head, T, I, rng, extra_random=5):
     """Exact sup over the 2^s patterns of b_I (outside tokens have score 0 and value 0), executed, plus
     random outside bits as a cross-check that the outside bits do not matter."""
+    return _bag_sup_drawn(head, T, I, [rng.integers(0, 2, size=T) for _ in range(extra_random)])
+
+
+def _bag_sup_drawn(head, T, I, extras):
+    """:func:`_bag_sup` with the random outside bits already drawn (the rows of ``extras``, in the order
+    _bag_sup draws them: only the all-ones pattern of b_I uses them)."""
     s = len(I)
     worst = 0.0
     dev = 0.0
@@ -446,8 +509,8 @@ def _bag_sup(head, T, I, rng, extra_random=5):
         b[I] = pat
         e0 = float(np.max(np.abs(head(b) - head.target(b))))
         worst = max(worst, e0)
-        for _ in range(extra_random if pat == (1,) * s else 0):
-            b2 = rng.integers(0, 2, size=T)
+        for row in (extras if pat == (1,) * s else ()):
+            b2 = np.array(row, dtype=np.int64)
             b2[I] = pat
             dev = max(dev, float(np.max(np.abs(head(b2) - head(b)))))
     return worst, dev
@@ -490,6 +553,19 @@ def _bag_head(st, T, I, gamma, Delta, V, vector_output=False):
         W_V = sum(np.outer(U[n] - vc, np.eye(k)[n]) for n in range(s))
         head = replace(head, W_K=W_K, W_V=W_V)
     return head, R
+
+
+@functools.lru_cache(maxsize=1024)
+def _bag_case(construction, q_scale, q_log_num, T, s, gamma, Delta, vector_output, extras_key):
+    """(R, sup error, outside-bits deviation, ||W_Q||, ||W_K||, ||W_V||, ||W_C||) of the Lemma A.21 head:
+    depends on the statement only through construction, q_scale, q_log_num (cached, see _a19_single);
+    extras_key = bytes of the 5 x T random outside bits drawn by the run."""
+    st = BagStatement(construction=construction, q_scale=q_scale, q_log_num=q_log_num)
+    I = list(range(s))
+    head, R = _bag_head(st, T, I, gamma, Delta, _gram(T, s, Delta), vector_output=vector_output)
+    extras = np.frombuffer(extras_key, dtype=np.int64).reshape(-1, T)
+    err, dev = _bag_sup_drawn(head, T, I, extras)
+    return R, err, dev, _fro(head.W_Q), _fro(head.W_K), _fro(head.W_V), _fro(head.W_C)
 
 
 @claim(
@@ -621,23 +697,25 @@ def check_lemma_A_21(statement: BagStatement, p, ctx) -> Verdict:
                 for Delta in st.deltas:
                     if not (s * Delta < gamma and Delta < 1 / s):
                         continue
-                    V = gram_vectors(_counterexample_gram(T, s, Delta)) if Delta > 0 else None
-                    head, R = _bag_head(st, T, I, gamma, Delta, V)
                     case = {"T": T, "s": s, "gamma": gamma, "Delta": Delta, "construction": st.construction}
-                    err, dev = _bag_sup(head, T, I, rng)
+                    # the head and its errors: cached (_bag_case); the outside bits are drawn here, as _bag_sup would
+                    extras = np.array([rng.integers(0, 2, size=T) for _ in range(5)], dtype=np.int64)
+                    R, err, dev, nQ, nK, nV, nC = _bag_case(st.construction, st.q_scale, st.q_log_num, T, s, gamma, Delta, False,
+                                                            extras.tobytes())
                     ev.add(dict(case, check="outside bits do not change the output (1e-12)", diff=dev), dev <= 1e-12, relation="true")
                     ev.add(dict(case, check="sup error over 2^s patterns <= gamma/4"), err, gamma / st.err_div * (1 + REL), part="error")
-                    ev.add(dict(case, check="||W_Q||_F <= R"), _fro((head.W_Q)), R * (1 + REL), part="W_Q")
-                    ev.add(dict(case, check="||W_K||_F <= s+1"), _fro((head.W_K)), (s + st.k_off) * (1 + REL), part="W_K")
-                    ev.add(dict(case, check="||W_V||_F <= 2s"), _fro((head.W_V)), st.v_mult * s * (1 + REL), part="W_V")
-                    ev.add(dict(case, check="||W_C||_F <= s"), _fro((head.W_C)), st.c_mult * s * (1 + REL), part="W_C")
+                    ev.add(dict(case, check="||W_Q||_F <= R"), nQ, R * (1 + REL), part="W_Q")
+                    ev.add(dict(case, check="||W_K||_F <= s+1"), nK, (s + st.k_off) * (1 + REL), part="W_K")
+                    ev.add(dict(case, check="||W_V||_F <= 2s"), nV, st.v_mult * s * (1 + REL), part="W_V")
+                    ev.add(dict(case, check="||W_C||_F <= s"), nC, st.c_mult * s * (1 + REL), part="W_C")
                     if st.vector:
-                        vh, _ = _bag_head(st, T, I, gamma, Delta, V, vector_output=True)
-                        verr, vdev = _bag_sup(vh, T, I, rng)
+                        extras = np.array([rng.integers(0, 2, size=T) for _ in range(5)], dtype=np.int64)
+                        _, verr, vdev, _, vK, vV, vC = _bag_case(st.construction, st.q_scale, st.q_log_num, T, s, gamma, Delta, True,
+                                                                 extras.tobytes())
                         ev.add(dict(case, check="vector: outside bits do not matter", diff=vdev), vdev <= 1e-12, relation="true")
                         ev.add(dict(case, check="vector: sup ||f - g'_I||_inf <= gamma/4"), verr, gamma / st.vec_err_div * (1 + REL),
                                part="vector-error")
-                        worst = max(_fro(vh.W_K) / (s + st.k_off), _fro(vh.W_V) / (st.v_mult * s), _fro(vh.W_C) / (st.c_mult * s))
+                        worst = max(vK / (s + st.k_off), vV / (st.v_mult * s), vC / (st.c_mult * s))
                         ev.add(dict(case, check="vector: ||W_K||, ||W_V||, ||W_C|| within their bounds", worst_ratio=worst),
                                worst <= 1 + REL, relation="true")
     return ev.verdict(seed=ctx.seed("b"))
