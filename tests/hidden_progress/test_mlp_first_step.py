@@ -1,4 +1,4 @@
-"""Property tests of the helpers behind verify/hidden_progress/mlp_first_step.py and kernels/boolean/mlp_cube.py."""
+"""Property tests of the helpers behind verify/hidden_progress/mlp_first_step*.py and kernels/boolean/mlp_cube.py."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 
 from kernels.boolean.mlp_cube import mlp_hinge_gradient, mlp_hinge_gradient_ref
 from verify.hidden_progress import mlp_first_step as M
+from verify.hidden_progress import mlp_first_step_claim4 as C4
+from verify.hidden_progress import mlp_first_step_claim5_loss as C5
+from verify.hidden_progress import mlp_first_step_lemma_b5 as B5
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
 
@@ -94,7 +97,7 @@ def test_solve_exact_agrees_with_numpy(rows, cols, seed):
     rng = np.random.default_rng(seed)
     A = rng.integers(-2, 3, size=(rows, cols))
     y = rng.integers(-2, 3, size=rows)
-    ra, raug, sol = M._solve_exact([[Fraction(int(v)) for v in row] for row in A], [Fraction(int(v)) for v in y])
+    ra, raug, sol = C5._solve_exact([[Fraction(int(v)) for v in row] for row in A], [Fraction(int(v)) for v in y])
     assert ra == np.linalg.matrix_rank(A)
     assert raug == np.linalg.matrix_rank(np.column_stack([A, y]))
     if sol is not None:
@@ -115,10 +118,10 @@ def test_k_aligned_relus_never_alternate(k, data):
 
 def test_corrected_claim5_construction_is_exact():
     for k in range(2, 41, 2):
-        neurons = M._corrected_neurons(k)
-        u = M._printed_ustar(k) + [Fraction(2 * k)]
-        for s, target in M._grid(k):
-            assert sum(ui * M._feature(d, bb, s, k) for ui, (d, bb) in zip(u, neurons)) == target
+        neurons = C5._corrected_neurons(k)
+        u = C5._printed_ustar(k) + [Fraction(2 * k)]
+        for s, target in C5._grid(k):
+            assert sum(ui * C5._feature(d, bb, s, k) for ui, (d, bb) in zip(u, neurons)) == target
         assert max(abs(v) for v in u) == (8 * k if k >= 4 else 6 * k)
         assert sum(abs(v) for v in u) == 8 * k * k - 6 * k
         assert sum(v * v for v in u) <= 64 * k**3  # ||u||_2 <= 8k sqrt(k), as Lemma B.5 needs
@@ -128,7 +131,7 @@ def test_corrected_claim5_construction_is_exact():
 @given(st.sampled_from([2, 4]), st.integers(2, 8), st.integers(1, 5))
 def test_cover_probability_by_enumeration(k, r, _):
     r += r % 2
-    pv = M._pair_good_probability(k)
+    pv = B5._pair_good_probability(k)
     assert pv == Fraction(2, 2**k * (2 * k - 1))
     # each pair: one of k "good with value v" outcomes (prob pv each) or none (1 - k pv)
     outcomes = list(range(k)) + [None]
@@ -140,13 +143,13 @@ def test_cover_probability_by_enumeration(k, r, _):
             for c in combo:
                 p *= probs[c]
             total += p
-    assert M._cover_probability(k, r, pv) == total
+    assert B5._cover_probability(k, r, pv) == total
 
 
 @SETTINGS
 @given(st.lists(st.integers(-5, 5), min_size=1, max_size=8))
 def test_signed_sums_enumerate_all_signs(a):
-    got = sorted(M._signed_sums(a).tolist())
+    got = sorted(C4._signed_sums(a).tolist())
     want = sorted(sum(s * v for s, v in zip(signs, a)) for signs in itertools.product([1, -1], repeat=len(a)))
     assert got == want
 
@@ -158,7 +161,7 @@ def test_claim4_probability_against_enumeration(nk, delta, eta_tau, b):
     n, k = nk
     a = (k - 1) / (2 * k * (n - k))
     irr = a + eta_tau
-    up, lo = M._claim4_probability(n, k, delta, eta_tau, b, irr)
+    up, lo = C4._claim4_probability(n, k, delta, eta_tau, b, irr)
     X = np.array(list(itertools.product([-1, 1], repeat=n)), dtype=float)
     z = X[:, :k].sum(axis=1) / (2 * k) + b
     best = 0.0
@@ -172,12 +175,12 @@ def test_claim4_probability_against_enumeration(nk, delta, eta_tau, b):
 @given(st.sampled_from([(11, 2), (13, 4)]), st.integers(0, 2**32 - 1))
 def test_binned_lp_lower_bound_is_below_every_loss(nk, seed):
     n, k = nk
-    sup = M._Support(k, n)
-    neurons = M._corrected_neurons(k)
+    sup = C5._Support(k, n)
+    neurons = C5._corrected_neurons(k)
     F = sup.features(neurons)
     U = 8.0 * k
-    lb, val, _ = M._binned_lp_lower_bound(sup, F, U, nbins=3)
+    lb, val, _ = C5._binned_lp_lower_bound(sup, F, U, nbins=3)
     rng = np.random.default_rng(seed)
     for _ in range(20):
         u = rng.uniform(-U, U, size=len(neurons))
-        assert lb <= M._loss_upper(sup, neurons, u) + 1e-12
+        assert lb <= C5._loss_upper(sup, neurons, u) + 1e-12

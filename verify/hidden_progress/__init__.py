@@ -6,7 +6,11 @@ Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modu
 * ``fourier_basics``   E1-E3   parity orthogonality, SQ counting, Definition 5.4 (Fourier gap)
 * ``majority``         E5-E9   Lemma B.1, the ratio identity and (B.5), Lemma B.2, the LTF identity
 * ``warmup``           E4      the single-neuron warm-up gradient (lines 985-995)
-* ``mlp_first_step``   E10-E15 Lemmas B.3-B.5 (population gradient at the paired init, one step)
+* ``mlp_first_step``   E10-E11 Lemma B.3 and Lemma B.4 Claims 1-3 (population gradient at the paired init,
+                             post-step weights); the setting's shared helpers
+* ``mlp_first_step_claim4``      E12     Lemma B.4 Claim 4 (its Hoeffding display and its conclusion)
+* ``mlp_first_step_claim5_loss`` E13-E14 Lemma B.4 Claim 5 (k ReLUs represent 2 chi_[k]) and its loss bound
+* ``mlp_first_step_lemma_b5``    E15     Lemma B.5 (one large-batch step yields the features)
 * ``mlp_sgd``          E16-E17 Theorem B.6 and Theorem 5.5
 * ``recovery``         E18-E19 Proposition B.7 and Theorem 5.6
 * ``fourier_gaps``     E33     Fourier gaps of random LTFs and sinusoids (B.3.1)
