@@ -1,4 +1,5 @@
-"""Tests of verify/hidden_progress/sgd_scaling.py (thesis_ch5.finding_5.1, thesis_ch5.random_search.*).
+"""Tests of verify/hidden_progress/sgd_scaling.py (thesis_ch5.finding_5.1) and sgd_scaling_random_search.py
+(thesis_ch5.random_search.*).
 
 Oracles: exhaustive enumeration and exact rationals for the random-search model; exact power laws for
 the slope fit; the training engine's determinism (a run's data are a function of (seed, step), so a
@@ -18,14 +19,16 @@ from hypothesis import strategies as st
 
 from verify.hidden_progress.sgd_scaling import (
     FINDING_ID,
-    RS_ID,
-    WIDTH_ID,
     bootstrap_medians,
     censored_median,
     convergence_times,
-    log_spread,
     loglog_slopes,
     percentile_ci,
+)
+from verify.hidden_progress.sgd_scaling_random_search import (
+    RS_ID,
+    WIDTH_ID,
+    log_spread,
     random_search_expectation,
     random_search_no_success_binomial,
     random_search_no_success_enumerated,

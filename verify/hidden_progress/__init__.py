@@ -21,8 +21,9 @@ Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modu
 * ``noisy_parity``     E27     noisy parities (B.3.6)
 * ``layerwise``        E28     the layer-by-layer counterexample with quadratic activations (B.3.7)
 * ``constructions``    E29     representation constructions used in the experiments (B.4.1)
-* ``sgd_scaling``      E30, E31  Empirical Finding 5.1 (convergence-time scaling, setting (ii)), the
-                                 random-search baseline and convergence time vs width (Fig. B.10)
+* ``sgd_scaling``      E30     Empirical Finding 5.1 (convergence-time scaling, setting (ii)); the training
+                             runs and statistics shared with E31
+* ``sgd_scaling_random_search`` E31 the random-search baseline and convergence time vs width (Fig. B.10)
 * ``sgd_progress``     E32, E34  hidden-progress measure of a sine neuron (B.3.3), grokking (B.3.5)
 """
 
