@@ -20,6 +20,7 @@ Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modu
 * ``polynet_sgd``      E26     Theorem 5.8 with Claims B.11, B.12 (SGD on disjoint-PolyNets)
 * ``noisy_parity``     E27     noisy parities (B.3.6)
 * ``layerwise``        E28     the layer-by-layer counterexample with quadratic activations (B.3.7)
+* ``layerwise_width_training`` E28 its (2, 1) network (width_2_1) and the training experiments (L = 3, 4)
 * ``constructions``    E29     representation constructions used in the experiments (B.4.1)
 * ``sgd_scaling``      E30     Empirical Finding 5.1 (convergence-time scaling, setting (ii)); the training
                              runs and statistics shared with E31
