@@ -53,6 +53,7 @@ from ..registry import (
     Status,
     Verdict,
     claim,
+    seed_blocks,
 )
 from . import SOURCE
 from .recovery import clopper_pearson
@@ -155,13 +156,37 @@ def _seeds(seed: int, count: int) -> np.ndarray:
     return np.random.SeedSequence(seed).generate_state(count, dtype=np.uint64)
 
 
+#: runs per seed block of a cell (a block is one task on a dask cluster: verify.cluster); the quick tier's
+#: cells are one block, the full tier's 1000-run cells four
+_CELL_BLOCK = 250
+
+
 @functools.lru_cache(maxsize=128)
 def _cell(claim_id: str, n: int, k: int, width: int, activation: str, lr: float, batch: int, runs: int, steps: int,
           eval_every: int, dtype: str, record: bool, backend: str) -> CellRuns:
+    """The cell's runs, trained in seed blocks of at most _CELL_BLOCK runs (Context.map); run r depends on
+    its seed alone, so the merged cell is the bits of one call of :func:`convergence_times`."""
     tag = f"runs/n={n}/k={k}/width={width}/act={activation}/lr={lr!r}/B={batch}"
     seeds = _seeds(Context(claim_id).seed(tag), runs)
-    return convergence_times(n, k, width=width, seeds=seeds, steps=steps, lr=lr, batch=batch, activation=activation,
-                             eval_every=eval_every, dtype=dtype, record_max_accuracy=record, backend=backend)
+    kw = dict(steps=steps, lr=lr, batch=batch, activation=activation, eval_every=eval_every, dtype=dtype,
+              record_max_accuracy=record, backend=backend)
+    blocks = seed_blocks(runs, _CELL_BLOCK)
+    if len(blocks) == 1:
+        return convergence_times(n, k, width=width, seeds=seeds, **kw)
+    parts = Context(claim_id).map(_cell_block, [(n, k, width, seeds[a:b], kw) for a, b in blocks])
+    tc = np.concatenate([q.tc for q in parts])
+    tc.setflags(write=False)
+    max_acc = np.concatenate([q.max_accuracy for q in parts]) if record else None
+    if max_acc is not None:
+        max_acc.setflags(write=False)
+    seeds.setflags(write=False)
+    return CellRuns(n, k, width, activation, float(lr), batch, steps, eval_every, seeds, tc,
+                    sum(q.diverged for q in parts), max_acc)
+
+
+def _cell_block(n: int, k: int, width: int, seeds: np.ndarray, kw: dict) -> CellRuns:
+    """One seed block of a cell (:func:`_cell`)."""
+    return convergence_times(n, k, width=width, seeds=seeds, **kw)
 
 
 # ---------------------------------------------------------------------------------------------
