@@ -21,6 +21,14 @@ AUDITED_CLAIMS = [c for c in CLAIMS if is_audited(c)]
 IDS = [c.id for c in AUDITED_CLAIMS]
 
 
+def test_every_claim_is_under_the_audited_contract():
+    """Every source has been re-audited, so every claim must count as audited: a module split that forgets a
+    module-level ``CONTRACT_AUDITED = True`` (as happened once) would silently take its claims out of these
+    tests and out of the report's audited status."""
+    missing = sorted(c.id for c in CLAIMS if not is_audited(c))
+    assert not missing, f"claims outside the audited contract (module without CONTRACT_AUDITED?): {missing}"
+
+
 def test_audited_sources_are_known():
     sources = {c.source for c in CLAIMS}
     assert AUDITED <= sources, f"AUDITED names unknown sources: {sorted(AUDITED - sources)}"
