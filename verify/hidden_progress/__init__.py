@@ -4,7 +4,8 @@ Computational Limit" (Barak, Edelman, Goel, Kakade, Malach, Zhang; arXiv 2207.08
 Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modules, grouped by topic:
 
 * ``fourier_basics``   E1-E3   parity orthogonality, SQ counting, Definition 5.4 (Fourier gap)
-* ``majority``         E5-E9   Lemma B.1, the ratio identity and (B.5), Lemma B.2, the LTF identity
+* ``majority``         E5-E6   Lemma B.1 (exact coefficients, asymptotic bounds); cached spectra of Maj_n
+* ``majority_gap``     E7-E9   the ratio identity and (B.5), Lemma B.2 (Fourier gap), the LTF identity
 * ``warmup``           E4      the single-neuron warm-up gradient (lines 985-995)
 * ``mlp_first_step``   E10-E11 Lemma B.3 and Lemma B.4 Claims 1-3 (population gradient at the paired init,
                              post-step weights); the setting's shared helpers
