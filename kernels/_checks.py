@@ -2,7 +2,7 @@
 
 Every public kernel validates its arguments here, before any large allocation, and raises
 ``ValueError`` with a message naming the argument, the value and the allowed range.  Compiled
-bodies never validate (see ARCHITECTURE.md, "Kernels").
+bodies never validate (see docs/architecture.md, "Adding a kernel").
 """
 
 from __future__ import annotations

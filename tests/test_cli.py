@@ -1,4 +1,4 @@
-"""The CLI contract of ARCHITECTURE.md: JSON shapes and exit codes 0 / 1 / 2."""
+"""The CLI contract (README.md, "Command line"): JSON shapes and exit codes 0 / 1 / 2."""
 
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from verify.parallel import run_claims
-from verify.registry import Context, get_claim, seed_blocks
+from verify.blocks import seed_blocks
+from verify.registry import Context, get_claim
 from verify.publish import pending_publishes
 from verify.report import check_report, main
 

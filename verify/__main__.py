@@ -5,7 +5,7 @@ start without importing the checkers; ``index --write`` regenerates it.
 
 Exit codes: 0 when the computed verdict equals the expected one and every mutant is rejected, 1 when
 not, 2 on bad input (unknown claim, parameter outside its domain, impossible backend) with the message
-on stderr.  ``--json`` prints machine-readable output (ARCHITECTURE.md, "CLI contract").
+on stderr.  ``--json`` prints machine-readable output (README.md, "Command line").
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ from typing import Any, Callable, Sequence
 
 from .costs import expected_seconds
 from .parallel import FAULT_EXIT, WorkerDied, claim_payload, rebuild_result
-from .registry import BLOCK_MAPPER, Claim, ClaimResult
+from .blocks import BLOCK_MAPPER
+from .registry import Claim, ClaimResult
 
 #: seconds to wait for the scheduler to answer before giving up
 CONNECT_TIMEOUT = 10

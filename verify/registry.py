@@ -1,10 +1,9 @@
 """The claim contract: Claim, Verdict, Status, Rigor, tiers, mutants, and the registry itself.
 
-One claim is one registered check function.  The function takes a *statement* (any object describing
-the statement to test: the printed one, a corrected one, or a mutant), the resolved parameters and a
-:class:`Context`, and returns a :class:`Verdict`.  Because the printed statement, the corrected
-statement and every mutant go through the same function, a checker that cannot fail is caught by its
-mutants (ARCHITECTURE.md, "The claim contract").
+One claim is one registered check function.  The function takes a *statement* (any object describing the
+statement to test: the printed one, a corrected one, or a mutant), the resolved parameters and a :class:`Context`,
+and returns a :class:`Verdict`.  Because the printed statement, the corrected statement and every mutant go
+through the same function, a checker that cannot fail is caught by its mutants (docs/architecture.md).
 
 Registering::
 
@@ -27,7 +26,6 @@ meta-test enforces the required sections.
 
 from __future__ import annotations
 
-import contextvars
 import enum
 import hashlib
 import importlib
@@ -40,6 +38,8 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
+
+from .blocks import BLOCK_MAPPER
 
 __all__ = [
     "Claim",
@@ -62,7 +62,6 @@ __all__ = [
     "discover",
     "get_claim",
     "run_claim",
-    "seed_blocks",
     "to_jsonable",
 ]
 
@@ -74,7 +73,7 @@ CORRECTION_SECTION = "Correction"
 
 
 class Status(str, enum.Enum):
-    """The verdict the suite stands behind for a claim (ARCHITECTURE.md, "Status of a claim")."""
+    """The verdict the suite stands behind for a claim (docs/contract.md, "Statuses")."""
 
     CONFIRMED = "confirmed"  # every part of the printed statement asserted, and it holds on every case
     PARTLY_CONFIRMED = "partly-confirmed"  # the asserted parts hold; some part is not asserted (reason given)
@@ -533,33 +532,10 @@ class Context:
         return np.random.default_rng(np.random.SeedSequence(self.seed(tag)))
 
     def map(self, fn: Callable[..., Any], items: Sequence[tuple]) -> list:
-        """``[fn(*item) for item in items]``: independent pieces of this check (seed blocks of a training
-        sweep), which the executor running the claim may run as separate tasks (on a dask.distributed
-        cluster: :mod:`verify.cluster`); the list is in the order of ``items`` wherever the pieces ran.
-
-        ``fn`` must be a module-level function (it is pickled by reference) and each piece's result a
-        function of its arguments alone (its own seeds, never a shared generator), so that the merged
-        result is the same bits as a serial run's.  Split with :func:`seed_blocks`."""
+        """``[fn(*item) for item in items]`` for independent pieces of this check (seed blocks), which the
+        executor may run as separate tasks (verify/blocks.py); the results keep the order of ``items``.
+        ``fn`` must be module-level and each result a function of its arguments alone (run r on seed r)."""
         return BLOCK_MAPPER.get()(fn, items)
-
-
-def _serial_map(fn: Callable[..., Any], items: Sequence[tuple]) -> list:
-    return [fn(*item) for item in items]
-
-
-#: how :meth:`Context.map` runs its pieces: in this process unless an executor set another mapper
-BLOCK_MAPPER: contextvars.ContextVar[Callable[[Callable[..., Any], Sequence[tuple]], list]] = \
-    contextvars.ContextVar("BLOCK_MAPPER", default=_serial_map)
-
-
-def seed_blocks(count: int, block: int) -> list[tuple[int, int]]:
-    """The half-open ranges [start, stop) that split runs 0..count-1 into blocks of at most ``block``
-    runs, in order (the pieces of :meth:`Context.map` for a sweep whose run r depends on r alone)."""
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
-        raise ValueError(f"argument 'count' must be an integer >= 0, not {count!r}")
-    if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
-        raise ValueError(f"argument 'block' must be an integer >= 1, not {block!r}")
-    return [(a, min(a + int(block), int(count))) for a in range(0, int(count), int(block))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -971,7 +947,7 @@ def _timed(claim: Claim, statement: Any, params: Mapping[str, Any], ctx: Context
 
 def derive_status(kind: Kind, printed: Verdict, corrected: Verdict | None, proof_step: Verdict | None = None,
                   parts: Sequence[Part] | None = None) -> Status:
-    """The status the verdicts establish (ARCHITECTURE.md, "Status of a claim").
+    """The status the verdicts establish (docs/contract.md, "Statuses").
 
     A failing printed statement is an erratum when its correction holds, else refuted.  A printed
     statement that holds while the proof's step fails is a proof-gap.  A theorem that holds with some

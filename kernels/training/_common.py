@@ -1,7 +1,7 @@
 """Argument validation and conventions shared by the architectures of the batched training engine.
 
 Every public trainer validates here, before any work or allocation, and raises ``ValueError`` naming
-the argument, the value and the allowed range (ARCHITECTURE.md, "Kernels").
+the argument, the value and the allowed range (docs/architecture.md, "Adding a kernel").
 """
 
 from __future__ import annotations

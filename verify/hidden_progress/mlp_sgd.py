@@ -15,8 +15,8 @@ from kernels.boolean.cube import chi, sign_vectors
 from kernels.training.hinge_opt import hinge_loss, hinge_min_l2_ball, hinge_min_lp
 from kernels.training.readout_sgd import readout_sgd, uniform_indices
 
-from ..registry import (Context, Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim,
-                        seed_blocks)
+from ..registry import (Context, Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim)
+from ..blocks import seed_blocks
 from . import SOURCE
 from ._closed_forms import xi
 

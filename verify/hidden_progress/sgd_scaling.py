@@ -53,8 +53,8 @@ from ..registry import (
     Status,
     Verdict,
     claim,
-    seed_blocks,
 )
+from ..blocks import seed_blocks
 from . import SOURCE
 from .recovery import clopper_pearson
 

@@ -23,7 +23,8 @@ from kernels.training.pareto_init import sparse_theta0
 from kernels.boolean.sq_frontier import mlp_params
 from kernels.training.two_layer import train_two_layer
 
-from ..registry import Context, Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim, seed_blocks
+from ..blocks import seed_blocks
+from ..registry import Context, Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 
 CONTRACT_AUDITED = True
