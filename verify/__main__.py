@@ -65,7 +65,8 @@ def _parse_params(items: list[str]) -> dict[str, str]:
 
 def _cmd_list(args) -> int:
     claims = [r for r in _records() if (args.source is None or r["source"] == args.source)
-              and (args.status is None or r["status"] == args.status)]
+              and (args.status is None or r["status"] == args.status)
+              and (not args.figures or r.get("figure"))]
     if args.json:
         sharp = _recorded_sharpness()
         rows = []
@@ -76,7 +77,9 @@ def _cmd_list(args) -> int:
         return 0
     width = max((len(r["id"]) for r in claims), default=10)
     for r in claims:
-        print(f"{r['id']:<{width}}  {r['status']:<16} {r['rigor']:<11} {r['label']}: {r['title']}")
+        figure = r.get("figure")
+        regenerates = f"  [{figure if isinstance(figure, str) else ', '.join(figure)}]" if figure else ""
+        print(f"{r['id']:<{width}}  {r['status']:<16} {r['rigor']:<11} {r['label']}: {r['title']}{regenerates}")
     print(f"{len(claims)} claims")
     return 0
 
@@ -93,6 +96,9 @@ def _cmd_show(args) -> int:
           + (f"; severity: {c['severity']}" if c.get("severity") else ""))
     if c.get("affects"):
         print(f"affects: {', '.join(c['affects'])}")
+    if c.get("figure"):
+        figure = c["figure"]
+        print(f"regenerates: {figure if isinstance(figure, str) else ', '.join(figure)}")
     if c.get("parts") is not None:
         print("parts:")
         for q in c["parts"]:
@@ -165,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     p_list = sub.add_parser("list", help="list the registered claims")
     p_list.add_argument("--json", action="store_true")
     p_list.add_argument("--source", default=None, help="only claims of this source (e.g. thesis_ch5)")
+    p_list.add_argument("--figures", action="store_true",
+                        help="only claims that regenerate a figure or table of their document (field 'figure')")
     p_list.add_argument("--status", default=None, choices=[s.value for s in Status],
                         help="only claims with this expected status (e.g. proof-gap)")
     p_show = sub.add_parser("show", help="statement, parameters and mutants of one claim")

@@ -32,6 +32,7 @@ import importlib
 import inspect
 import math
 import pkgutil
+import re
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -40,6 +41,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .blocks import BLOCK_MAPPER
+from .params import InvalidParameter, Param
 
 __all__ = [
     "Claim",
@@ -156,89 +158,6 @@ class Kind(str, enum.Enum):
     THEOREM = "theorem"
     MECHANISM = "mechanism"
     EMPIRICAL = "empirical"
-
-
-class InvalidParameter(ValueError):
-    """A parameter outside its declared domain; the message names claim, argument, domain and value."""
-
-
-# ---------------------------------------------------------------------------------------------
-# parameters
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Param:
-    """A declared parameter of a claim: name, type and domain (drives validation and the CLI)."""
-
-    name: str
-    type: type
-    min: Any = None
-    max: Any = None
-    choices: tuple | None = None
-    doc: str = ""
-
-    def domain_text(self) -> str:
-        if self.choices is not None:
-            return "one of " + ", ".join(repr(c) for c in self.choices)
-        kind = {int: "an integer", float: "a real number", bool: "a boolean", str: "a string"}.get(self.type, self.type.__name__)
-        if self.min is not None and self.max is not None:
-            return f"{kind} in [{self.min}, {self.max}]"
-        if self.min is not None:
-            return f"{kind} >= {self.min}"
-        if self.max is not None:
-            return f"{kind} <= {self.max}"
-        return kind
-
-    def coerce(self, claim_id: str, value: Any) -> Any:
-        """Convert (a CLI string or a Python value) and validate, or raise InvalidParameter."""
-
-        def bad(extra: str = "") -> InvalidParameter:
-            return InvalidParameter(
-                f"{claim_id}: argument '{self.name}' must be {self.domain_text()}, not {value!r} "
-                f"({type(value).__name__}){extra}"
-            )
-
-        v = value
-        if isinstance(value, str) and self.type is not str:
-            text = value.strip()
-            try:
-                if self.type is int:
-                    v = int(text)
-                elif self.type is float:
-                    v = float(Fraction(text)) if "/" in text else float(text)
-                elif self.type is bool:
-                    if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
-                        raise bad()
-                    v = text.lower() in ("1", "true", "yes")
-                else:
-                    v = self.type(text)
-            except (ValueError, ZeroDivisionError):
-                raise bad() from None
-        if self.type is int:
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-                if isinstance(v, float) and v.is_integer():
-                    v = int(v)
-                else:
-                    raise bad()
-            v = int(v)
-        elif self.type is float:
-            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating, Fraction)):
-                raise bad()
-            v = float(v)
-            if not math.isfinite(v):
-                raise bad()
-        elif self.type is bool:
-            if not isinstance(v, (bool, np.bool_)):
-                raise bad()
-            v = bool(v)
-        if self.choices is not None and v not in self.choices:
-            raise bad()
-        if self.min is not None and v < self.min:
-            raise bad()
-        if self.max is not None and v > self.max:
-            raise bad()
-        return v
 
 
 # ---------------------------------------------------------------------------------------------
@@ -587,6 +506,8 @@ class Claim:
     proof_step: Any = None
     #: later claims whose statement or proof uses this one (listed for errata and proof-gaps)
     affects: tuple[str, ...] = ()
+    #: the document's figures or tables this claim regenerates ("Figure B.10", "Table C.2", "Figure 5.1 (left)")
+    figure: tuple[str, ...] = ()
 
     @property
     def doc(self) -> str:
@@ -642,6 +563,7 @@ class Claim:
             "severity": self.severity.value if self.severity else None,
             "parts": [p.to_json() for p in self.parts] if self.parts is not None else None,
             "affects": list(self.affects),
+            "figure": figure_json(self.figure),
             "has_proof_step": self.proof_step is not None,
             "params": {p.name: p.domain_text() for p in self.params},
             "tiers": {t: self.tier_params(t) for t in TIERS},
@@ -650,6 +572,28 @@ class Claim:
     @property
     def unchecked_parts(self) -> tuple[Part, ...]:
         return tuple(p for p in (self.parts or ()) if not p.asserted)
+
+
+_FIGURE_NAME = re.compile(r"(Figure|Table) ([A-Z]\.)?[0-9]+(\.[0-9]+)?( \([^()]+\))?")
+
+
+def figure_names(claim_id: str, figure: str | Sequence[str]) -> tuple[str, ...]:
+    """Validate a claim's ``figure`` argument; return the names as a tuple (empty: regenerates none)."""
+    names = (figure,) if isinstance(figure, str) else tuple(figure)
+    for name in names:
+        if not isinstance(name, str) or not _FIGURE_NAME.fullmatch(name):
+            raise ValueError(f"{claim_id}: argument 'figure' must name figures or tables like 'Figure B.10', "
+                             f"'Table C.2' or 'Figure 5.1 (left)', not {name!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{claim_id}: argument 'figure' names a figure twice: {list(names)}")
+    return names
+
+
+def figure_json(names: tuple[str, ...]) -> str | list[str] | None:
+    """The ``figure`` field of ``verify list --json``: None, one name, or a list where there are several."""
+    if not names:
+        return None
+    return names[0] if len(names) == 1 else list(names)
 
 
 def doc_section(doc: str, name: str) -> str:
@@ -699,8 +643,15 @@ def claim(
     hypotheses: Callable[[Mapping[str, Any]], list[str]] | None = None,
     proof_step: Any = None,
     affects: Sequence[str] = (),
+    figure: str | Sequence[str] = (),
 ):
-    """Register the decorated check function as a claim (a duplicate id raises at import time)."""
+    """Register the decorated check function as a claim (a duplicate id raises at import time).
+
+    ``figure`` names the figures or tables of the document that the claim regenerates: one name
+    ("Figure B.10") or several (["Figure 6.1", "Figure C.1"]), each "Figure" or "Table", the document's
+    number, and optionally a panel in parentheses ("Figure 5.1 (left)").
+    """
+    figures = figure_names(id, figure)
 
     def deco(fn):
         if id in REGISTRY:
@@ -729,6 +680,7 @@ def claim(
             hypotheses=hypotheses,
             proof_step=proof_step,
             affects=tuple(affects),
+            figure=figures,
         )
         if c.parts is not None and len({q.name for q in c.parts}) != len(c.parts):
             raise ValueError(f"{id}: part names must be unique")

@@ -362,6 +362,8 @@ def _claim_section(r: ClaimResult, figs: list[str]) -> list[str]:
         L.append(f"- Severity: {severity_text(c)}")
     if c.affects:
         L.append("- Affects: " + ", ".join(f"`{a}`" for a in c.affects))
+    if c.figure:
+        L.append(f"- Regenerates: {', '.join(c.figure)} of {c.source}")
     if c.parts is None:
         L.append("- Parts: not yet declared (source not yet audited under the verdict contract)")
     else:

@@ -247,6 +247,7 @@ _LTF = GapDistributionStatement(activation="relu", ks=(2, 4), ratio=Fraction(1, 
 
 @claim(
     id="thesis_ch5.fourier_gaps.random_ltf",
+    figure="Figure B.7",
     source=SOURCE,
     label="App. B.3.1 (random LTFs, Fig. B.7)",
     entry="E33",
@@ -329,6 +330,7 @@ _SIN = GapDistributionStatement(activation="sin", ks=(2, 4), ratio=Fraction(1, 2
 
 @claim(
     id="thesis_ch5.fourier_gaps.sinusoid",
+    figure="Figure B.8 (left)",
     source=SOURCE,
     label="App. B.3.1 (sinusoids, Fig. B.8 left)",
     entry="E33",

@@ -426,6 +426,7 @@ _RHO_PARAMS = [
 
 @claim(
     id="thesis_ch5.hidden_progress.rho",
+    figure="Figure 5.3 (right)",
     source=SOURCE,
     label="App. B.3.3 (hidden progress measures)",
     entry="E32",
@@ -788,6 +789,7 @@ def _grok_plots(results: dict, step: int, n: int, k: int) -> list[dict]:
 
 @claim(
     id="thesis_ch5.grokking",
+    figure=["Figure 5.4 (right)", "Figure B.11"],
     source=SOURCE,
     label="App. B.3.5 (learning and grokking in the finite-sample case)",
     entry="E34",

@@ -458,6 +458,7 @@ _F51_TIERS = {
 
 @claim(
     id=FINDING_ID,
+    figure=["Figure 5.1 (right)", "Figure B.6"],
     source=SOURCE,
     label="Empirical Finding 5.1",
     entry="E30",

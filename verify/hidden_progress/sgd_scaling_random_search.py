@@ -371,6 +371,7 @@ def _bootstrap_stat(tc, boot: int, rng: np.random.Generator, stat) -> np.ndarray
 
 @claim(
     id=WIDTH_ID,
+    figure=["Figure 5.4 (left)", "Figure B.10"],
     source=SOURCE,
     label="App. B.3.4 (convergence time vs width, Fig. B.10)",
     entry="E31",

@@ -230,6 +230,7 @@ def _softmax_rows(z: np.ndarray) -> np.ndarray:
 
 @claim(
     id="thesis_ch8.empirical_phases",
+    figure=["Figure 8.1 (right)", "Figure 8.3", "Figure 8.4 (b)", "Figure E.3", "Figure E.7"],
     source=SOURCE,
     label="Sec. 8.3.1 (empirical phases)",
     entry="C21",

@@ -638,6 +638,7 @@ def _cycle_type(perm) -> tuple[int, ...]:
 
 @claim(
     id="thesis_ch7.table_D1_S5_characters", source=SOURCE, label="Table D.1", entry="D0",
+    figure="Table D.1",
     title="Character table of S5: values correct, rows 'standard' and 'standard x sign' swapped",
     lines=[(5262, 5281)],
     printed={"rows": _T_ROWS, "labels": _T_LABELS, "sizes": _T_SIZES},

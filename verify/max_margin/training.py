@@ -67,6 +67,7 @@ def _live(U, V, W, frac=1e-3):
 
 @claim(
     id="thesis_ch7.theorem_7_1_training", source=SOURCE, label="Theorem 7.1", entry="A1",
+    figure=["Figure 7.1 (c)", "Figure D.2 (a)"],
     title="GD with vanishing L_{2,3} regularization: normalized margin approaches gamma*, never exceeds it",
     lines=[(1416, 1420), (4780, 4819)],
     printed={"may_exceed": False, "need_small_p": 0.999, "cap": 1 + 1e-9},
@@ -160,6 +161,7 @@ def check_theorem_7_1(st, p, ctx) -> Verdict:
 
 @claim(
     id="thesis_ch7.training_features", source=SOURCE, label="App. D.2 experiments", entry="F",
+    figure=["Figure 7.4 (c)", "Figure D.1 (b)", "Figure D.2 (b-d)"],
     title="Trained nets: every neuron single-frequency (max normalized Fourier power ~1), all frequencies used",
     lines=[(4780, 4819)],
     printed={"at": "end", "power": 0.99},

@@ -101,6 +101,7 @@ class FrontierFindings:
 
 @claim(
     id="thesis_ch6.pareto_frontier_experiment",
+    figure=["Figure 6.1", "Figure C.1"],
     source=SOURCE,
     label="Figure 6.1",
     entry="E23",
@@ -221,6 +222,7 @@ class DataTime:
 
 @claim(
     id="thesis_ch6.data_time_tradeoff",
+    figure="Figure 6.2",
     source=SOURCE,
     label="Figure 6.2",
     entry="E24",
@@ -524,6 +526,7 @@ class LotteryTicket:
 
 @claim(
     id="thesis_ch6.lottery_ticket_experiment",
+    figure="Figure C.2",
     source=SOURCE,
     label="Figure C.2",
     entry="E25",

@@ -76,6 +76,7 @@ class Figure1Claim:
 
 @claim(
     id="seed002.figure_1",
+    figure="Figure 1",
     source=SOURCE,
     label="Figure 1",
     entry="E36",
@@ -243,6 +244,7 @@ class AttentionPattern:
 
 @claim(
     id="seed002.figure_2",
+    figure="Figure 2",
     source=SOURCE,
     label="Figure 2",
     entry="E37",

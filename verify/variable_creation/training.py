@@ -60,6 +60,7 @@ class AttentionMapStatement:
 
 @claim(
     id="thesis_ch4.fig_4.3",
+    figure="Figure 4.3 (right)",
     source=SOURCE,
     label="Figure 4.3",
     entry="E34",

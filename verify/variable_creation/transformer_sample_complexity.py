@@ -152,6 +152,7 @@ class TransformerGrowthStatement:
 
 @claim(
     id="thesis_ch4.fig_4.2.transformer",
+    figure="Figure 4.2",
     source=SOURCE,
     label="Figure 4.2",
     entry="E33",
