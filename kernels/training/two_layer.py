@@ -69,7 +69,7 @@ from .. import _checks
 from ..activations import RELU, Activation
 from ..backend import resolve_backend
 from ..rng import counter_u64_array
-from ._common import per_run_reals, use_serial, validate_seeds
+from ._common import per_run_reals, single_threaded_blas, use_serial, validate_seeds
 from ._two_layer_body import _BODIES, _MAX_N, EVAL_STEP, INIT_STEP, PRODUCT, TRAIN_STEP, _support, parity_samples
 
 __all__ = [
@@ -382,7 +382,8 @@ def train_two_layer(n: int, k: int, *, width: int, seeds, steps: int, activation
             launch_two_layer_cuda(args, dt)
         else:
             flops = R * steps * batch * P * (2 if act.code == RELU else 4)
-            _cpu_kernel(dt, use_serial(R, flops))(*args)
+            with single_threaded_blas():  # bits independent of the core count, no oversubscription
+                _cpu_kernel(dt, use_serial(R, flops))(*args)
     rs = np.arange(C, dtype=np.int64) * record_every if C else np.zeros(0, dtype=np.int64)
     ss = np.arange(D, dtype=np.int64) * snapshot_every if D else np.zeros(0, dtype=np.int64)
     return TwoLayerResult(theta=theta, n=n, width=width, converged_at=out[:, 0].copy(), fitted_at=out[:, 1].copy(),

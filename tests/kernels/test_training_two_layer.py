@@ -410,3 +410,30 @@ def test_refuses_huge_allocations_before_work():
 
 def test_cpu_kernel_cache_keys_by_dtype():
     assert _cpu_kernel(np.dtype(np.float32), True) is not _cpu_kernel(np.dtype(np.float64), True)
+
+
+def test_cpu_results_do_not_depend_on_the_blas_thread_count():
+    """The engine pins BLAS to one thread around its CPU kernel (kernels.training._common.single_threaded_blas):
+    at a size where OpenBLAS threads its gemm (B = 256, width 100, float32) the bits are the same whatever
+    thread count BLAS is given outside, so they do not depend on the machine's core count."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    kw = dict(width=100, seeds=np.arange(3, dtype=np.uint64) + 7, steps=60, batch=256, lr=0.1, dtype="float32",
+              record_every=20, backend="cpu")
+    runs = []
+    for threads in (1, 2):
+        with threadpoolctl.threadpool_limits(threads, user_api="blas"):
+            runs.append(train_two_layer(30, 3, **kw))
+    assert runs[0].theta.tobytes() == runs[1].theta.tobytes()
+    assert np.array_equal(runs[0].loss, runs[1].loss, equal_nan=True)
+
+
+def test_single_threaded_blas_restores_the_thread_count():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from kernels.training._common import single_threaded_blas
+
+    with threadpoolctl.threadpool_limits(2, user_api="blas"):
+        with single_threaded_blas():
+            inside = {i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"}
+        after = {i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"}
+    assert inside == {1}
+    assert after == {2}
