@@ -45,11 +45,20 @@ def pytest_configure(config):
 #: verify/test_claims.py: the tests of one claim share its result (computed once per process)
 CLAIM_TESTS = "verify/test_claims.py::"
 
+#: tests that share an expensive module-scoped fixture: one work unit each, so that the fixture is built once
+#: (on one pytest-xdist worker) rather than once per worker that gets one of them
+SHARED_FIXTURE_UNITS = {
+    # old_report_set: a `-j 2` report (two spawned workers that import the registry and run two claims)
+    "tests/test_parallel.py::test_an_exception_in_a_worker_publishes_nothing": "parallel old report",
+    "tests/test_parallel.py::test_a_worker_that_dies_exits_two_and_publishes_nothing": "parallel old report",
+}
+
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup`` (pyproject.toml), extended: the tests of one claim (``test_*[<claim id>]`` of
-    verify/test_claims.py) form one work unit, so that the claim is computed on one worker, once.  Done here
+    verify/test_claims.py) form one work unit, so that the claim is computed on one worker, once; so do the
+    tests of each group in ``SHARED_FIXTURE_UNITS``.  Done here
     rather than with ``xdist_group`` marks, which pytest-xdist 3.8 loses under pytest >= 9.2 (it appends the
     group to ``item._nodeid``, which pytest no longer reads: pytest-dev/pytest-xdist#1386).  The units go
     out in collection order (``--no-loadscope-reorder``): verify/test_claims.py lists the longest claims first."""
@@ -62,6 +71,8 @@ def pytest_xdist_make_scheduler(config, log):
             scope = super()._split_scope(nodeid)
             if scope == nodeid and nodeid.startswith(CLAIM_TESTS) and nodeid.endswith("]"):
                 return "claim " + nodeid[nodeid.index("[") + 1:-1]
+            if scope == nodeid and nodeid in SHARED_FIXTURE_UNITS:
+                return "fixture " + SHARED_FIXTURE_UNITS[nodeid]
             return scope
 
     return ClaimGroups(config, log)

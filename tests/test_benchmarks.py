@@ -23,6 +23,7 @@ from benchmarks._results_md import results_markdown, write_results_md
 
 BENCH = Path(training.__file__).resolve().parent
 HAS_TORCH = importlib.util.find_spec("torch") is not None
+HAS_JAX = importlib.util.find_spec("jax") is not None
 TINY = {"runs": 2, "steps": 5, "repeats": 1, "torch_steps": 3, "loop_runs": 1, "loop_steps": 3,
         "torch_threads": (1,), "gpu": False}
 
@@ -48,6 +49,16 @@ def test_training_benchmark_structure(tiny):
     assert (eng["runs"], eng["steps"]) == (2, 5)
     _check_row(eng, eng["run_steps_per_s"])
     assert any(n.startswith("No CUDA GPU visible") for n in data["notes"])
+    # the JAX comparator runs here only (the other tests pass use_jax=False / --no-jax: importing and compiling
+    # JAX costs seconds of CPU for a row they do not look at)
+    jax_rows = [r for r in data["rows"] if r["name"].startswith("JAX")]
+    if HAS_JAX:
+        assert len(jax_rows) == 1 and (jax_rows[0]["runs"], jax_rows[0]["steps"]) == (2, 5)
+        _check_row(jax_rows[0], eng["run_steps_per_s"])
+        assert data["jax_target"]["ratio"] == pytest.approx(jax_rows[0]["ratio"])
+        assert any(n.startswith("Target engine >= ") and n.split(":")[0].endswith("x JAX") for n in data["notes"])
+    else:
+        assert jax_rows == [] and any("JAX is not installed" in n for n in data["notes"])
     torch_rows = [r for r in data["rows"] if r["name"].startswith("PyTorch")]
     if not HAS_TORCH:
         assert torch_rows == [] and data["targets"] == {}
@@ -67,7 +78,7 @@ def test_training_benchmark_structure(tiny):
 
 def test_training_benchmark_without_torch(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # makes `import torch` raise ImportError
-    data = training.run(**TINY)
+    data = training.run(**TINY, use_jax=False)
     assert [r["name"] for r in data["rows"] if r["name"].startswith("PyTorch")] == []
     assert any("PyTorch is not installed" in n for n in data["notes"])
     assert data["targets"] == {}
@@ -130,7 +141,7 @@ def test_training_write_goes_to_results_dir(tmp_path, monkeypatch):
     monkeypatch.setattr(training, "HERE", tmp_path)
     monkeypatch.setattr(_results_md, "HERE", tmp_path)
     assert training.main(["--runs", "2", "--steps", "3", "--repeats", "1", "--gpu-runs", "4", "--no-torch",
-                          "--write"]) == 0
+                          "--no-jax", "--write"]) == 0
     data = json.loads((tmp_path / "training_results.json").read_text())
     assert data["rows"][0]["steps"] == 3
     assert f"## {training.TITLE}" in (tmp_path / "RESULTS.md").read_text()

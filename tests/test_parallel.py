@@ -7,6 +7,7 @@ import dataclasses
 import json
 import multiprocessing
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -106,26 +107,37 @@ def test_jobs_must_be_a_positive_integer(capsys):
         assert "argument -j/--jobs: must be an integer >= 1" in err and repr(bad) in err
 
 
-def _old_report(out: Path) -> dict[str, bytes]:
+@pytest.fixture(scope="module")
+def old_report_set(tmp_path_factory) -> Path:
+    """A quick report of two claims written by `-j 2` (once for the module: the tests below copy it)."""
+    out = tmp_path_factory.mktemp("old") / "REPORT.md"
     assert main(["--tier", "quick", "--only", IDS[3], IDS[2], "-j", "2", "--output", str(out)]) == 0
+    assert check_report(out, tier="quick", registry=False) == []
+    return out.parent
+
+
+def _old_report(out: Path, old: Path) -> dict[str, bytes]:
+    """A copy of the module's old report set next to ``out``: the previous report that a failed run must leave."""
+    shutil.copy2(old / "REPORT.md", out)
+    shutil.copytree(old / "report", out.parent / "report")
     assert check_report(out, tier="quick", registry=False) == []
     return _files(out.parent / "report") | {"REPORT.md": out.read_bytes()}
 
 
-def test_an_exception_in_a_worker_publishes_nothing(tmp_path: Path):
+def test_an_exception_in_a_worker_publishes_nothing(tmp_path: Path, old_report_set):
     out = tmp_path / "REPORT.md"
-    before = _old_report(out)
+    before = _old_report(out, old_report_set)
     with pytest.raises(RuntimeError, match="fault injected in the worker"):
         main(["--tier", "quick", "--only", IDS[3], IDS[2], "-j", "2", "--output", str(out)], fault="worker")
     assert _files(tmp_path / "report") | {"REPORT.md": out.read_bytes()} == before
     assert not pending_publishes(out) and not multiprocessing.active_children()
 
 
-def test_a_worker_that_dies_exits_two_and_publishes_nothing(tmp_path: Path):
+def test_a_worker_that_dies_exits_two_and_publishes_nothing(tmp_path: Path, old_report_set):
     """A real `python -m verify.report -j 2` whose workers exit abruptly (VERIFY_REPORT_FAULT=worker:kill):
     exit 2 with a message naming the claims, no traceback, the previous report untouched."""
     out = tmp_path / "REPORT.md"
-    before = _old_report(out)
+    before = _old_report(out, old_report_set)
     env = dict(os.environ, VERIFY_REPORT_FAULT="worker:kill", PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-m", "verify.report", "--tier", "quick", "--only", IDS[3], IDS[2], "-j", "2",
            "--output", str(out)]
