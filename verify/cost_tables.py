@@ -134,6 +134,27 @@ ESTIMATES: dict[str, Estimate] = {
         "(runs, width, n + 2) float64 parameters and gradients, (boot, runs) bootstrap resamples",
         {"runs": "lin", "steps": "lin", "width": "lin", "batch": "lin", "boot": "lin", "precision_runs": "lin",
          "ablation_runs": "lin", "ablation_steps": "lin"}, free=("lr", "eval_every"), memory_params=("ns",)),
+    # figures_b: train_two_layer on (runs, width (n + 2)) float32 states (4 copies with SGD scratch) and the
+    # (runs, batch, n + 3 width) batch work arrays; B.12 and 5.2 center keep (runs, steps / eval_every) curves
+    "thesis_ch5.figure_B.12": E(
+        lambda p: p["seeds"] * (3 * F8 * (max(p["steps"], p["control_steps"]) / p["eval_every"] + 1)
+                                + 4 * F8 * p["width"] * (p["n"] + 2) + F8 * max(_ints(p["batches"])) * (p["n"] + 3 * p["width"])),
+        "(seeds, steps / eval_every) curves, (seeds, width (n + 2)) states, (seeds, B, n + 3 width) batch arrays",
+        work=lambda p: p["seeds"] * p["width"] * (p["n"] + 2.0) * (
+            sum(_ints(p["batches"])) * (len(str(p["noises"]).split(",")) * p["steps"] + p["control_steps"])
+            + 2.0 * p["n_eval"] * (len(str(p["noises"]).split(",")) * p["steps"] + p["control_steps"]) / p["eval_every"]),
+        work_params=("n", "width", "batches", "noises", "seeds", "steps", "control_steps", "eval_every", "n_eval"),
+        free=("lr",)),
+    "thesis_ch5.figure_5.2.left": E(
+        lambda p: p["runs"] * (4 * F8 * p["width"] * (p["n"] + 2) + F8 * p["batch"] * (p["n"] + 3 * p["width"]) + 2 * F8),
+        "(runs, width (n + 2)) states and (runs, B, n + 3 width) batch arrays per seed block (runs <= 10^4 a block)",
+        {"runs": "lin", "n": "lin", "width": "lin", "batch": "lin"},
+        free=("steps", "lr"), memory_params=()),
+    "thesis_ch5.figure_5.2.center": E(
+        lambda p: p["inits"] * p["streams"] * (3 * F8 * (p["steps"] / 10 + 1) + 4 * F8 * p["width"] * (p["n"] + 2)
+                                               + F8 * p["batch"] * (p["n"] + 3 * p["width"])),
+        "(inits x streams, steps / 10) loss curves, states and batch arrays",
+        {"inits": "lin", "streams": "lin", "n": "lin", "width": "lin", "batch": "lin", "steps": "lin"}, free=("lr",)),
     # ---- thesis_ch6 ------------------------------------------------------------------------------------
     # popcounts(n) as int64 over 2^n and m sampled indices per resample
     "thesis_ch6.assumption_6.2": E(lambda p: cube(p["n"], 2 * F8), "popcounts(n) int64 over 2^n and sampled parities",

@@ -27,6 +27,8 @@ Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modu
                              runs and statistics shared with E31
 * ``sgd_scaling_random_search`` E31 the random-search baseline and convergence time vs width (Fig. B.10)
 * ``sgd_progress``     E32, E34  hidden-progress measure of a sine neuron (B.3.3), grokking (B.3.5)
+* ``figures_b``        E27, E30  figure re-runs: Fig. B.12 (noisy parities), Fig. 5.2 left (t_c histograms)
+                             and center (t_c depends on the initialisation)
 """
 
 SOURCE = "thesis_ch5"
