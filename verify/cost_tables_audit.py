@@ -679,3 +679,9 @@ ESTIMATES.update({
                                    "T-tensor work arrays of one chunk and the per-sample sums; c and eta only scale",
                                    {"samples": "lin", "t": "quad"}, free=("c", "eta")),
 })
+ESTIMATES.update({
+    # three-head and one-head runs (4 heads of t^2 d per sequence and layer, both layers) and their evaluations
+    "thesis_ch8.figure_8_5": E(lambda p: _SMALL + 3 * 3 * 2 * F8 * p["eval_n"] * float(p["t"]) ** 2,
+                               "evaluation attention arrays of 3 heads x 2 layers; lr is a step size",
+                               work=lambda p: 4 * _tf_fig_work(p, p["seeds"], p["steps"]), work_params=_TF_FIG, free=("lr",)),
+})

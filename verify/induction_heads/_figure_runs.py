@@ -105,3 +105,49 @@ def merge(blocks: list[dict]) -> dict:
     for key in ("kl", "dist", "prev", "succ", "att1", "att2", "diverged"):
         out[key] = np.concatenate([b[key] for b in blocks])
     return out
+
+
+NGRAM_STRATEGIES = ("uniform", "unigram", "bigram", "trigram")
+
+
+@functools.lru_cache(maxsize=4)
+def ngram_eval_set(seed: int, k: int, order: int, t: int, n: int):
+    """n in-context n-gram chains of length t (kernels.sequence.markov_icl.sample_ngram_chains), the true next-token
+    rows of their last contexts, and the add-one 0..3-gram strategies' predictions with their KL levels."""
+    from kernels.sequence.markov_icl import sample_ngram_chains
+
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    Q, x = sample_ngram_chains(rng, k, order, n, t)
+    ctx = np.zeros(n, dtype=np.int64)
+    for r in range(order - 1):
+        ctx = ctx * k + x[:, t - order + 1 + r]
+    row = Q[np.arange(n), ctx]
+    q = {s: (strategy_predictions(x, k, "uniform") if o == 0 else strategy_predictions(x, k, "ngram", order=o))
+         for o, s in enumerate(NGRAM_STRATEGIES)}
+    levels = {s: float(last_token_kl(row, q[s]).mean()) for s in NGRAM_STRATEGIES}
+    return x, row, q, levels
+
+
+@functools.lru_cache(maxsize=16)
+def train_ngram_block(k: int, order: int, d: int, t: int, heads: int, layers: int, steps: int, lr: float, n_ck: int,
+                      seeds: tuple, eval_seed: int, eval_n: int) -> dict:
+    """Train the seeds of one block of multi-head transformers on in-context n-grams
+    (kernels.training.ngram_heads.train_multihead_runs) and evaluate them at n_ck + 1 checkpoints: kl (R, C) and
+    dist (R, 4, C) KL(strategy || model) for the uniform, unigram, bigram, trigram strategies; cks, levels,
+    diverged."""
+    from kernels.training.ngram_heads import multihead_logits, train_multihead_runs
+
+    cks = checkpoints(steps, n_ck)
+    res = train_multihead_runs(np.array(seeds, dtype=np.uint64), k, d, t, steps, heads=heads, layers=layers, order=order, lr=lr,
+                               checkpoints=cks)
+    x, row, q, levels = ngram_eval_set(eval_seed, k, order, t, eval_n)
+    R, C = len(seeds), len(cks)
+    kl, dist = np.zeros((R, C)), np.zeros((R, len(NGRAM_STRATEGIES), C))
+    for r in range(R):
+        for i in range(C):
+            lg, _ = multihead_logits({key: val[r, i] for key, val in res.params_at.items()}, x)
+            m = _softmax_rows(lg[:, -1])
+            kl[r, i] = last_token_kl(row, m).mean()
+            for j, s in enumerate(NGRAM_STRATEGIES):
+                dist[r, j, i] = last_token_kl(q[s], m).mean()
+    return {"cks": cks, "levels": levels, "kl": kl, "dist": dist, "diverged": res.diverged.copy()}
