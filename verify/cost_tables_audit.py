@@ -643,3 +643,45 @@ ESTIMATES.update({
     "thesis_ch4.prop_4.8": E(lambda p: _SMALL + 4 * F8 * 4.0 ** p["log2_T_max"], "(T, T) attention tables at T = 2^L",
                              {"log2_T_max": "exp4"}),
 })
+
+
+# ---- figures of thesis ch. 8 / App. E (verify/induction_heads/figures.py) ----
+def _tf_fig_memory(p, layers: int = 2) -> float:
+    """The (eval_n, t, t) attention and score arrays of the evaluation forward pass (about 3 per layer) and the
+    (seeds, n_ck + 1, t, t) attention maps of both layers kept per run."""
+    t = float(p["t"])
+    return _SMALL + 3 * layers * F8 * p["eval_n"] * t * t + 2 * F8 * p["seeds"] * (p["n_ck"] + 1) * t * t
+
+
+def _tf_fig_work(p, runs: float, steps: float) -> float:
+    """runs training runs of `steps` Adam steps (batch 64, t^2 d per sequence) and n_ck + 1 evaluations of eval_n chains."""
+    return runs * (steps * 64 + (p["n_ck"] + 1) * p["eval_n"]) * float(p["t"]) ** 2 * p["d"]
+
+
+_TF_FIG = ("t", "d", "steps", "seeds", "n_ck", "eval_n")
+ESTIMATES.update({
+    "thesis_ch8.figure_8_1_E_3": E(_tf_fig_memory, "evaluation attention arrays and the kept attention maps; lr is a step size",
+                                   work=lambda p: _tf_fig_work(p, p["seeds"], p["steps"]), work_params=_TF_FIG, free=("lr",)),
+    "thesis_ch8.figure_8_2_E_5": E(_tf_fig_memory, "evaluation attention arrays and the kept attention maps; lr is a step size, "
+                                   "maps only picks checkpoints to draw", work=lambda p: _tf_fig_work(p, p["seeds"], p["steps"]),
+                                   work_params=_TF_FIG, free=("lr", "maps")),
+    "thesis_ch8.figure_E_4": E(_tf_fig_memory, "evaluation attention arrays and the kept attention maps; lr is a step size",
+                               work=lambda p: _tf_fig_work(p, p["seeds"], p["steps"]), work_params=_TF_FIG, free=("lr",)),
+    "thesis_ch8.figure_E_8": E(_tf_fig_memory, "evaluation attention arrays and the kept attention maps; lr is a step size",
+                               work=lambda p: _tf_fig_work(p, 2 * p["seeds"], p["steps"])
+                               + _tf_fig_work(p, min(p["long_seeds"], p["seeds"]), p["long_factor"] * p["steps"]),
+                               work_params=_TF_FIG + ("long_factor", "long_seeds"), free=("lr",)),
+})
+ESTIMATES.update({
+    # per chunk of 2000 samples the T-tensor work arrays (about 6 x (2000, t, 2, 2)), per sample sums over t; the
+    # K2 quadrature expected_T(t) (~t^2); c and eta scale the numbers only
+    "thesis_ch8.figure_E_1_E_2": E(lambda p: _SMALL + 6 * F8 * 2000 * 4 * p["t"] + 2 * F8 * p["samples"] * (p["t"] + 4),
+                                   "T-tensor work arrays of one chunk and the per-sample sums; c and eta only scale",
+                                   {"samples": "lin", "t": "quad"}, free=("c", "eta")),
+})
+ESTIMATES.update({
+    # three-head and one-head runs (4 heads of t^2 d per sequence and layer, both layers) and their evaluations
+    "thesis_ch8.figure_8_5": E(lambda p: _SMALL + 3 * 3 * 2 * F8 * p["eval_n"] * float(p["t"]) ** 2,
+                               "evaluation attention arrays of 3 heads x 2 layers; lr is a step size",
+                               work=lambda p: 4 * _tf_fig_work(p, p["seeds"], p["steps"]), work_params=_TF_FIG, free=("lr",)),
+})

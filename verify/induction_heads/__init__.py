@@ -11,6 +11,8 @@ and kernels.training.induction (transformer K5, the Prop. 8.2 construction, trai
 * ``two_step``       C16-C18  Lemma 8.4/E.1, even/odd pattern, Corollary E.2
 * ``two_step_consequences``  C19, C20, C23  Prop. 8.5/E.3, Sec. 8.3.2 corollaries, linear-regime dynamics
 * ``training``       C21, C22  empirical phases (minimal model and transformer) and the trigram task
+* ``figures``        C21       Figs. 8.1/E.3, 8.2/E.5, E.4, E.8 re-run (transformer trainings in ``_figure_runs``)
+* ``figures_first_steps``  C16  Figs. E.1/E.2 (Monte Carlo first two GD steps of the minimal model)
 """
 
 SOURCE = "thesis_ch8"
