@@ -208,11 +208,11 @@ _COMMON_MUTANTS = [
     title="Figure D.2 re-run: quadratic net on S3 (m = 30, 50k GD steps): margin -> gamma*, single-irrep neurons",
     lines=[(4795, 4800), (4817, 4819), (4845, 4847)],
     printed=PRINTED, parts=FIGURE_PARTS,
-    mutants=_COMMON_MUTANTS + [Mutant("final-0.999", "final gamma_T >= 0.999 gamma* (measured at full: 0.98; placeholder)",
-                                      _near(0.999), near_boundary=True, part="margin")],
+    mutants=_COMMON_MUTANTS + [Mutant("final-0.978", "final gamma_T >= 0.978 gamma* (just above the measured 0.97759 at 50k steps)",
+                                      _near(0.978), near_boundary=True, part="margin")],
     expect=Status.REPRODUCED, rigor=Rigor.STATISTICAL, kind=Kind.EMPIRICAL,
     params=GROUP_PARAMS,
-    tiers={"quick": {"group": "S3", "m": 30, "steps": 20000, "lam": 1e-7, "need": 0.9},
+    tiers={"quick": {"group": "S3", "m": 30, "steps": 50000, "lam": 1e-7, "need": 0.95},
            "full": {"group": "S3", "m": 30, "steps": 50000, "lam": 1e-7, "need": 0.95},
            "gpu": {"group": "S3", "m": 30, "steps": 50000, "lam": 1e-7, "need": 0.95}},
 )
@@ -258,7 +258,13 @@ def check_figure_D2(st, p, ctx) -> Verdict:
 
     Notes
     -----
-    Quick tier: the same run cut at 20k steps (~0.4 s), threshold 0.9.
+    Quick tier = full tier = gpu tier: the paper's size costs ~1 s.  (An earlier quick tier cut the run
+    at 20k steps: there one live neuron still had max power 0.61, so (d) failed; the full-size run was
+    then taken as the quick tier too -- the criteria were not changed.)
+
+    Measured (full tier): gamma_T/gamma* = 0.9776 (0.9745 at 25k), 29 live neurons, counts 24 (2-dim
+    irrep) and 5 (sign) against the construction's 16 and 2, at init 1 % of the neurons have max power
+    >= 0.99 (median of u: 0.69), every live neuron >= 0.99 at the end.
     """
     return _run_group_claim(st, p, ctx, paper_m=30, title="Figure D.2")
 
@@ -275,7 +281,7 @@ def check_figure_D2(st, p, ctx) -> Verdict:
                                       _near(0.999), near_boundary=True, part="margin")],
     expect=Status.REPRODUCED, rigor=Rigor.STATISTICAL, kind=Kind.EMPIRICAL,
     params=GROUP_PARAMS,
-    tiers={"quick": {"group": "S3", "m": 30, "steps": 20000, "lam": 1e-7, "need": 0.9},
+    tiers={"quick": {"group": "S3", "m": 30, "steps": 50000, "lam": 1e-7, "need": 0.95},
            "full": {"group": "S4", "m": 200, "steps": 30000, "lam": 1e-7, "need": 0.9},
            "gpu": {"group": "S4", "m": 200, "steps": 50000, "lam": 1e-7, "need": 0.95}},
 )
@@ -317,7 +323,7 @@ def check_figure_D3(st, p, ctx) -> Verdict:
 
     Notes
     -----
-    The quick tier is the S3 smoke test of Figure D.2 (same code path, ~0.4 s): S4 at m = 200 costs
+    The quick tier is the S3 smoke test of Figure D.2 (same code path, ~1 s): S4 at m = 200 costs
     4.8 ms per step here, so no S4 run fits the quick budget.
     """
     return _run_group_claim(st, p, ctx, paper_m=200, title="Figure D.3")
