@@ -56,11 +56,16 @@ def group_run(name: str, m: int, steps: int, lam: float, schedule: tuple, seed: 
 def irrep_powers(G, X: np.ndarray) -> np.ndarray:
     """Normalized power of each row of X per irrep (rows sum to 1), in the orthonormal basis
     sqrt(d/|G|) rho_(n,i,j) (Sec. 7.6.1); shape (rows, irreps)."""
-    B, own, d = basis_with_dims(G)
-    coef = X @ (B * np.sqrt(d / G.order)[:, None]).T  # (rows, |G|)
-    pw = np.zeros((X.shape[0], len(G.irreps)))
-    np.add.at(pw.T, own, (coef**2).T)
+    Bs, onehot = _scaled_basis(G.name)
+    pw = ((X @ Bs.T) ** 2) @ onehot  # (rows, irreps)
     return pw / np.maximum(pw.sum(1, keepdims=True), 1e-300)
+
+
+@functools.lru_cache(maxsize=8)
+def _scaled_basis(name: str):
+    G = group(name)
+    B, own, d = basis_with_dims(G)
+    return B * np.sqrt(d / G.order)[:, None], np.eye(len(G.irreps))[own]
 
 
 def neuron_stats(G, U, V, W) -> dict:
@@ -80,6 +85,7 @@ class GroupFigure:
     need: float | None = None  # (a) final gamma_T / gamma* >= need (None: the tier's threshold ``need``)
     init_random_max: float = 0.1  # (c) at init at most this fraction of neurons has max power >= power
     init_concentrated: bool = False  # mutant: at init the neurons are already concentrated (fraction >= 0.9)
+    init_cap: float = 1.0  # (c) every initial neuron's max power (u, v, w) <= init_cap (mutants only; printed: no cap)
     power: float = 0.99  # (d) every live neuron's max power in u, v and w is >= power at the end
     counts: str = "increasing"  # (b) mean neurons per irrep strictly increase with the irrep's dimension;
     #                             mutant "non-increasing": lower-dimensional irreps have at least as many
@@ -133,8 +139,9 @@ def _group_figure(st: GroupFigure, name: str, run, init, gamma: float, need: flo
     # (c) at initialization
     s0 = neuron_stats(G, init.U, init.V, init.W)
     frac0 = float(np.mean(s0["maxpow"] >= st.power))
-    ok_c = frac0 >= 0.9 if st.init_concentrated else frac0 <= st.init_random_max
+    ok_c = frac0 >= 0.9 if st.init_concentrated else (frac0 <= st.init_random_max and float(s0["maxpow"].max()) <= st.init_cap)
     ev.add({"group": name, "part": "(c) at initialization", "fraction with max power >= power": frac0,
+            "largest max power": float(s0["maxpow"].max()),
             "median max power (u)": float(np.median(s0["maxpow"][0]))}, ok_c, part="init_random")
     # (d) at the end
     mp = s_end["maxpow"][:, live]
@@ -277,8 +284,8 @@ def check_figure_D2(st, p, ctx) -> Verdict:
     printed=PRINTED, parts=FIGURE_PARTS + [
         Part("paper_steps", "the paper's 50k steps (the full tier stops at 30k)", asserted=False,
              reason="CPU budget (4.8 ms per step at m = 200); the gpu tier runs 50k steps")],
-    mutants=_COMMON_MUTANTS + [Mutant("final-0.999", "final gamma_T >= 0.999 gamma* (placeholder)",
-                                      _near(0.999), near_boundary=True, part="margin")],
+    mutants=_COMMON_MUTANTS + [Mutant("final-0.922", "final gamma_T >= 0.922 gamma* at 30k steps (just above the measured "
+                                      "0.92165)", _near(0.922), near_boundary=True, part="margin")],
     expect=Status.REPRODUCED, rigor=Rigor.STATISTICAL, kind=Kind.EMPIRICAL,
     params=GROUP_PARAMS,
     tiers={"quick": {"group": "S3", "m": 30, "steps": 50000, "lam": 1e-7, "need": 0.95},
@@ -325,5 +332,173 @@ def check_figure_D3(st, p, ctx) -> Verdict:
     -----
     The quick tier is the S3 smoke test of Figure D.2 (same code path, ~1 s): S4 at m = 200 costs
     4.8 ms per step here, so no S4 run fits the quick budget.
+
+    Measured (full tier, ~150 s CPU, 500 s wall on the loaded 2-core machine): gamma_T/gamma* = 0.9217
+    (0.8929 at 15k, still rising: 30k steps do not show how close 50k get); 191 live neurons, counts
+    85, 79 (3-dim irreps), 24 (2-dim), 3 (sign) -- the construction's 2 d^3 scaled to m = 200 gives
+    85.7, 85.7, 25.4, 3.2; at init no neuron has max power >= 0.99 (median of u 0.46); at the end 195 of
+    200 neurons of u are in the top bin, every live neuron >= 0.99 in u, v, w.
     """
     return _run_group_claim(st, p, ctx, paper_m=200, title="Figure D.3")
+
+
+def init_params(n: int, m: int, seed: int):
+    """The trainer's initialisation (U, V, W i.i.d. N(0, 1/n) from default_rng(seed)), without a training step
+    (tests/max_margin check that it equals train_quadratic_margin(steps=0))."""
+    rng = np.random.default_rng(seed)
+    return tuple(rng.standard_normal((m, n)) / np.sqrt(n) for _ in range(3))
+
+
+def _formula(dims, *, include_trivial=False, exponent=2.5):
+    order = sum(d * d for d in dims)
+    s = sum(d**exponent for d in (dims if include_trivial else dims[1:]))
+    return 2 / (3 * math.sqrt(3 * order) * s)
+
+
+@dataclass(frozen=True)
+class S5Figure:
+    figure: GroupFigure = PRINTED
+    gamma: object = _formula  # the dashed line of panel (a): Thm 7.9's formula on the dimensions of Table D.1
+
+
+_S5_PARTS = [
+    Part("gamma_line", "(a)'s 'theoretical maximum margin that we predict': Thm 7.9's gamma* for S5 from the "
+         "dimensions printed in Table D.1 equals gamma* from the irreps built here and (full tier) the normalized "
+         "margin of the executed construction D.15 + D.16 (1190 neurons)"),
+    Part("construction_counts", "(b) 'Higher dimensional representations have more neurons as given by our "
+         "construction': the executed construction has 2 d^3 neurons per irrep, each in one irrep, increasing with d"),
+    Part("init_random", "(c) 'random at initialization': at the paper's width m = 2000, at most 10 % of the "
+         "neurons have max power >= 0.99 at step 0"),
+    Part("margin", "(a) the trained network's normalized margin approaches gamma*", asserted=False,
+         reason="S5 training is GPU-only (one full-batch step costs |G|^3 m ~ 3.5e9 multiply-adds, ~3 s here; the "
+                "paper runs 75k SGD steps); the gpu tier runs it (full-batch GD on the CUDA twin), not yet on a GPU"),
+    Part("counts", "(b) the trained network's neurons per irrep increase with d", asserted=False,
+         reason="as 'margin': GPU-only training"),
+    Part("concentrated", "(d) every trained neuron concentrated in one irrep", asserted=False,
+         reason="as 'margin': GPU-only training"),
+]
+
+
+@claim(
+    id="thesis_ch7.figure_7_6", figure="Figure 7.6", source=SOURCE, label="Figure 7.6", entry="F",
+    title="Figure 7.6 (S5): the predicted gamma* line and construction counts, random init (CPU); training GPU-only",
+    lines=[(1596, 1600), (1651, 1652), (4807, 4810), (5279, 5288)],
+    printed=S5Figure(), parts=_S5_PARTS,
+    mutants=[Mutant("gamma-with-trivial", "panel (a)'s line from the formula with the trivial irrep in the sum",
+                    S5Figure(gamma=lambda d: _formula(d, include_trivial=True)), part="gamma_line"),
+             Mutant("gamma-exponent-2", "panel (a)'s line from the formula with exponent 2 instead of 2.5",
+                    S5Figure(gamma=lambda d: _formula(d, exponent=2.0)), part="gamma_line"),
+             Mutant("low-dim-more-neurons", "lower-dimensional irreps get at least as many neurons",
+                    S5Figure(figure=replace(PRINTED, counts="non-increasing")), part="construction_counts"),
+             Mutant("concentrated-at-init", "neurons already single-irrep at initialization",
+                    S5Figure(figure=replace(PRINTED, init_concentrated=True)), part="init_random"),
+             Mutant("init-cap-0.5", "at initialization no neuron has max power above 0.5 (measured largest: 0.5138 of "
+                    "the 6000 u, v, w rows)", S5Figure(figure=replace(PRINTED, init_cap=0.5)), near_boundary=True,
+                    part="init_random")],
+    expect=Status.REPRODUCED, rigor=Rigor.STATISTICAL, kind=Kind.EMPIRICAL, uses_backend=True,
+    params=GROUP_PARAMS + [Param("train", bool), Param("construction", bool)],
+    tiers={"quick": {"group": "S5", "m": 2000, "steps": 0, "lam": 1e-5, "need": 0.95, "train": False, "construction": False},
+           "full": {"group": "S5", "m": 2000, "steps": 0, "lam": 1e-5, "need": 0.95, "train": False, "construction": True},
+           "gpu": {"group": "S5", "m": 2000, "steps": 75000, "lam": 1e-5, "need": 0.95, "train": True, "construction": True}},
+)
+def check_figure_7_6(st: S5Figure, p, ctx) -> Verdict:
+    """Figure 7.6: a quadratic network trained on S5 approaches gamma* with single-irrep neurons.
+
+    Statement
+    ---------
+    A 1-hidden-layer quadratic network (m = 2000) trained on the composition table of S5 (SGD, 75k steps,
+    batch 1000, L_{2,3} regularization 1e-5, lr 0.05 doubled at 3k, 6k, ..., 24k): (a) the normalized
+    L_{2,3} margin approaches the predicted gamma* = 2/(3 sqrt(3|G|) sum_{n>=2} d_n^{2.5}) (1.32598e-4 for
+    S5; the value is not printed, the dimensions are: Table D.1), (b) "higher dimensional representations
+    have more neurons as given by our construction" (2 d^3 = 2, 128, 128, 250, 250, 432), (c) each
+    neuron's max normalized power over irreps is random at initialization and (d) ~1 at the end.
+
+    Source
+    ------
+    Seed 004, Figure 7.6 caption (lines 1596-1600), text of Sec. 7.6.2 (lines 1651-1652), protocol App.
+    D.2.3 (lines 4807-4810), Table D.1 (lines 5279-5288).
+
+    Checkable form
+    --------------
+    Pre-registered.  Quick and full tiers (no training): (gamma_line) gamma* from Table D.1's printed
+    dimensions (1, 1, 4, 4, 5, 5, 6) equals gamma* from the dimensions of the irreps built by
+    kernels.algebra.groups (rtol 1e-12) and, at the full tier, the normalized margin of the executed
+    construction (rtol 1e-9); (construction_counts) the construction has 2 d^3 neurons in each
+    non-trivial irrep (each neuron's max irrep power >= 1 - 1e-9), and the mean count strictly increases
+    with d; (init_random) the paper's width m = 2000 at initialization (the trainer's N(0, 1/|G|) init,
+    seed ctx.seed('S5-m2000')): at most 10 % of the neurons have max power >= 0.99.  gpu tier: in addition
+    the criteria (a)-(d) of Figure D.2 on a full-batch GD run (m = 2000, 75k steps, lam = 1e-5, the S5
+    schedule; final gamma_T >= 0.95 gamma*).
+
+    Exactness
+    ---------
+    The theory parts are float64 identities; (c) is one seeded draw.
+
+    Mutants
+    -------
+    The formula with the trivial irrep in the sum, or with exponent 2 (the line drawn at the wrong height);
+    low-dim-more-neurons; concentrated-at-init; near-boundary: no initial neuron has max power above 0.5
+    (the largest of the 2000 x 3 rows is 0.5138).
+
+    Notes
+    -----
+    What the CPU tiers cannot show: the trained network's margin, counts and concentration (GPU-only, see
+    the unasserted parts).  The gpu tier's full-batch GD differs from the paper's SGD (batch 1000); it has
+    not been run on a GPU yet.  The construction's margin costs ~5 s (1190 neurons, |G|^3 m ~ 2e9).
+    """
+    ev = Evidence("true", rigor=Rigor.STATISTICAL)
+    name = p["group"]
+    G = group(name)
+    fig = st.figure
+    g_table = st.gamma(list(TABLE_D1_DIMS))
+    g_ours = K.group_gamma(G.dims)
+    ok = abs(g_table / g_ours - 1) <= 1e-12
+    case = {"part": "gamma_line", "gamma* from Table D.1 dims (statement's formula)": g_table,
+            "gamma* from the built irreps (Thm 7.9)": g_ours, "dims built": sorted(G.dims)}
+    if p["construction"]:
+        info = group_construction_info(name)
+        case["construction normalized margin"] = info["normalized"]
+        ok = ok and abs(g_table / info["normalized"] - 1) <= 1e-9
+    ev.add(case, ok and sorted(G.dims) == sorted(TABLE_D1_DIMS), part="gamma_line")
+    # construction counts (panel b's "as given by our construction")
+    U, V, W = K.group_trace_construction(G)
+    pw = irrep_powers(G, W)
+    owner = pw.argmax(1)
+    counts = np.bincount(owner, minlength=len(G.irreps))
+    dims = np.array(G.dims)
+    dset = sorted({int(d) for d in dims[1:]})
+    mean_by_d = [float(counts[1:][dims[1:] == d].mean()) for d in dset]
+    single = float(min(irrep_powers(G, X).max(1).min() for X in (U, V, W)))
+    expected = [2 * int(d) ** 3 for d in dims[1:]]
+    if fig.counts == "increasing":
+        ok_b = counts[1:].tolist() == expected and single >= 1 - 1e-9 and all(a < b for a, b in zip(mean_by_d, mean_by_d[1:]))
+    else:
+        ok_b = all(a >= b for a, b in zip(mean_by_d, mean_by_d[1:]))
+    ev.add({"part": "construction_counts", "counts per irrep": dict(zip(G.labels, counts.tolist())),
+            "2 d^3": dict(zip(G.labels[1:], expected)), "min single-irrep power": single,
+            "mean count by dimension": dict(zip(dset, mean_by_d))}, ok_b, part="construction_counts")
+    # (c) initialization at the paper's width
+    seed = ctx.seed(f"{name}-m{p['m']}")
+    U0, V0, W0 = init_params(G.order, p["m"], seed)
+    s0 = neuron_stats(G, U0, V0, W0)
+    frac0 = float(np.mean(s0["maxpow"] >= fig.power))
+    ok_c = frac0 >= 0.9 if fig.init_concentrated else (frac0 <= fig.init_random_max and float(s0["maxpow"].max()) <= fig.init_cap)
+    ev.add({"part": "(c) at initialization", "m": p["m"], "fraction with max power >= power": frac0,
+            "largest max power": float(s0["maxpow"].max()), "median max power (u)": float(np.median(s0["maxpow"][0]))},
+           ok_c, part="init_random")
+    bins = np.linspace(0, 1, 21)
+    ev.plots.append({"title": "Figure 7.6 (c): max normalized irrep power of u per neuron at initialization, S5, m = 2000",
+                     "xlabel": "max_i |u^(i)|^2 / sum_j |u^(j)|^2", "ylabel": "neurons", "series": [
+                         {"x": ((bins[1:] + bins[:-1]) / 2).tolist(), "y": np.histogram(s0["maxpow"][0], bins)[0].tolist(),
+                          "label": "initialization (re-run)", "style": "o-"}]})
+    ev.plots.append({"title": "Figure 7.6 (b): neurons per irrep of the construction D.15 (2 d^3, the paper's)",
+                     "xlabel": "non-trivial irrep (" + ", ".join(f"{G.labels[i]} d={G.dims[i]}" for i in range(1, len(G.dims))) + ")",
+                     "ylabel": "neurons", "series": [
+                         {"x": list(range(1, len(G.dims))), "y": counts[1:].tolist(), "label": "executed construction", "style": "o-"},
+                         {"x": list(range(1, len(G.dims))), "y": expected, "label": "2 d^3 (paper)", "style": "s--"}]})
+    if p["train"]:
+        run = group_run(name, p["m"], p["steps"], p["lam"], S5_SCHEDULE, seed, ctx.backend, 1000)
+        _group_figure(fig, name, run, group_run(name, p["m"], 0, p["lam"], S5_SCHEDULE, seed, "cpu"), g_ours, p["need"],
+                      ev, paper_m=p["m"], title="Figure 7.6")
+    ev.details["gamma* (S5)"] = g_ours
+    return ev.verdict(seed=seed)

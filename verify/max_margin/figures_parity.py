@@ -87,8 +87,8 @@ def neuron_structure(U: np.ndarray, W: np.ndarray, k: int, support) -> dict:
              Mutant("spread-neurons", "the heaviest neurons spread over all coordinates (on-support fraction <= 0.5)",
                     replace(PRINTED, spread=True), part="neurons"),
              Mutant("exceeds-gamma*", "the final margin is >= 1.001 gamma*", replace(PRINTED, need=1.001), part="margin"),
-             Mutant("final-0.999", "final gamma_T >= 0.999 gamma* (placeholder)", replace(PRINTED, need=0.999),
-                    near_boundary=True, part="margin")],
+             Mutant("final-0.993", "final gamma_T >= 0.993 gamma* (just above the measured 0.99283 at 30k steps)",
+                    replace(PRINTED, need=0.993), near_boundary=True, part="margin")],
     expect=Status.REPRODUCED, rigor=Rigor.STATISTICAL, kind=Kind.EMPIRICAL,
     params=[Param("n", int, 2, 16), Param("k", int, 2, 8), Param("m", int, 1, 1000), Param("steps", int, 0, 1_000_000),
             Param("lr", float, 1e-6, 10.0), Param("lam", float, 0.0, 1.0)],
@@ -141,6 +141,12 @@ def check_figure_7_5(st: ParityFigure, p, ctx) -> Verdict:
     History: the first quick run used the trainer's default init u ~ N(0, 1/n), w ~ N(0, 1/2) and diverged at
     step 8 (x^4 with lr 0.1); before any full-tier run the init was replaced by torch's default (above),
     the criteria were not changed.
+
+    Measured (full tier, ~60 s CPU with the x^2 mutant's run, 240 s wall on the loaded machine): gamma_T/gamma*
+    = 0.99283 (0.98040 at 15k, still rising; the catalog's run, another seed and init: 0.993); the 8
+    heaviest neurons carry 99.27 % of sum ||omega||^5, on-support fraction >= 0.999997, w in span(b) to
+    1e-15, |u_j| = ||w|| to 6e-6, sign condition met.  The x^2 net ("quadratic network", App. D.2.2) ends
+    at margin -0.011 gamma* (it cannot fit a degree-4 parity).
     """
     ev = Evidence("true", rigor=Rigor.STATISTICAL)
     n, k = p["n"], p["k"]
