@@ -27,7 +27,7 @@ from kernels.algebra import margin as K
 from kernels.training.quadratic_margin import train_quadratic_margin
 from kernels.training.relu_margin import train_relu_margin
 
-from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
+from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim, stable_seed
 from . import SOURCE
 
 CONTRACT_AUDITED = True
@@ -69,10 +69,19 @@ def live(U, V, W, nu: float) -> np.ndarray:
     return c >= LIVE_FRACTION * c.max()
 
 
+#: the three claims share one pair of runs: the seed is ctx.seed(tag) of the claim of Figure 7.4
+SEED_OWNER = "thesis_ch7.figure_7_4"
+
+
+def run_seed(p) -> int:
+    """ctx.seed(f'Z{p}-m{m}') of Figure 7.4's claim (the same number in all three claims, so the cache is shared)."""
+    return stable_seed(SEED_OWNER, f"Z{p['p']}-m{p['m']}")
+
+
 def _runs(p, ctx):
-    relu, quad = cyclic_pair(p["p"], p["m"], p["steps"], ctx.seed(f"Z{p['p']}-m{p['m']}"))
-    r0 = train_quadratic_margin(K.cyclic_table(p["p"]), p["m"], steps=0, lr=0.05, weight_decay=LAM,
-                                seed=ctx.seed(f"Z{p['p']}-m{p['m']}"))
+    seed = ctx.seed(f"Z{p['p']}-m{p['m']}") if ctx.claim_id == SEED_OWNER else run_seed(p)
+    relu, quad = cyclic_pair(p["p"], p["m"], p["steps"], seed)
+    r0 = train_quadratic_margin(K.cyclic_table(p["p"]), p["m"], steps=0, lr=0.05, weight_decay=LAM, seed=seed)
     return relu, quad, (r0.U, r0.V, r0.W)
 
 
@@ -119,8 +128,8 @@ class PowerFigure:
                     PowerFigure(quad_like_relu=True), part="quadratic"),
              Mutant("init-concentrated", "the maximum power is already concentrated at initialization",
                     PowerFigure(init_concentrated=True), part="init"),
-             Mutant("relu-band-placeholder", "ReLU median max power in [0.8, 0.9] (placeholder)",
-                    PowerFigure(relu_band=(0.8, 0.9)), near_boundary=True, part="relu")],
+             Mutant("relu-median<=0.938", "ReLU median max power in [0.8, 0.938] (measured 0.93876 at the full tier, "
+                    "0.954 at the quick tier)", PowerFigure(relu_band=(0.8, 0.938)), near_boundary=True, part="relu")],
     expect=Status.REPRODUCED, rigor=Rigor.STATISTICAL, kind=Kind.EMPIRICAL,
     params=CYCLIC_PARAMS, tiers=CYCLIC_TIERS,
 )
@@ -157,8 +166,15 @@ def check_figure_7_4(st: PowerFigure, p, ctx) -> Verdict:
 
     Mutants
     -------
-    relu-exactly-sparse, quadratic-around-0.9, init-concentrated, and a near-boundary band for the ReLU
-    median (set from the measured median).
+    relu-exactly-sparse, quadratic-around-0.9, init-concentrated, and near-boundary: the ReLU median
+    <= 0.938 (measured 0.93876).
+
+    Notes
+    -----
+    Measured (full tier, ~75 s CPU for both trainings, shared with Figures 7.1 and D.1 within a process):
+    (a) no initial neuron >= 0.9 (median 0.243); (b) ReLU: all 100 neurons live, median 0.9388, quartiles
+    0.929 / 0.946, none >= 0.99 -- the paper's "around 0.9 ... not quite" at p = 23; (c) quadratic: 95
+    live neurons, min max power 1 - 6e-9.  Quick tier (p = 7): ReLU median 0.954.
     """
     ev = Evidence("true", rigor=Rigor.STATISTICAL)
     relu, quad, (U0, _, _) = _runs(p, ctx)
@@ -191,7 +207,7 @@ def check_figure_7_4(st: PowerFigure, p, ctx) -> Verdict:
                           "label": "(b) ReLU, L_2 (paper: around 0.9)", "style": "s-"},
                          {"x": c, "y": (np.histogram(Pq[0], bins)[0] / max(int(lq.sum()), 1)).tolist(),
                           "label": "(c) quadratic, L_{2,3} (paper: almost exactly 1)", "style": "^-"}]})
-    return ev.verdict(seed=ctx.seed(f"Z{p['p']}-m{p['m']}"))
+    return ev.verdict(seed=run_seed(p))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -209,6 +225,7 @@ def dominant_frequencies(U, V, W, mask) -> np.ndarray:
 class FrequencyFigure:
     ratio: float = 4.0  # max count / min count over the frequencies 1..(p-1)/2 ("close to uniform"), all used
     few: bool = False  # mutant: the neurons use at most a quarter of the frequencies
+    ratio_at: tuple = ()  # (p, ratio) pairs replacing ``ratio`` at that p (near-boundary mutant)
 
 
 @claim(
@@ -222,7 +239,8 @@ class FrequencyFigure:
            PAPER_SCALE],
     mutants=[Mutant("few-frequencies", "training concentrates on a few frequencies (at most (p-1)/4 used)",
                     FrequencyFigure(few=True)),
-             Mutant("ratio-placeholder", "max/min count <= 1.5 (placeholder)", FrequencyFigure(ratio=1.5),
+             Mutant("ratio<=2.1", "max/min count <= 2.1 (the quadratic net's is 2.17 at the full tier, p = 23); at the "
+                    "quick tier's p = 7 <= 1.45 (the ReLU net's is 1.5)", FrequencyFigure(ratio_at=((23, 2.1), (7, 1.45))),
                     near_boundary=True)],
     expect=Status.REPRODUCED, rigor=Rigor.STATISTICAL, kind=Kind.EMPIRICAL,
     params=CYCLIC_PARAMS, tiers=CYCLIC_TIERS,
@@ -257,29 +275,37 @@ def check_figure_D1(st: FrequencyFigure, p, ctx) -> Verdict:
     Mutants
     -------
     few-frequencies (the neurons collapse onto a quarter of the frequencies) and a near-boundary ratio
-    just below the measured one.
+    just below the measured one (2.1 at p = 23; 1.45 at the quick tier's p = 7).
+
+    Notes
+    -----
+    Measured (full tier): ReLU counts [8, 9, 12, 8, 9, 10, 8, 9, 10, 8, 9] (max/min 1.5), quadratic
+    [8, 10, 13, 6, 6, 9, 9, 10, 7, 7, 10] (2.17) over the 11 frequencies; the threshold 4 is loose: a
+    multinomial of 95 neurons over 11 equally likely frequencies has max/min <= 4 most of the time, so the
+    check says "all used and no strong preference", not more.
     """
     ev = Evidence("true", rigor=Rigor.STATISTICAL)
     relu, quad, _ = _runs(p, ctx)
     q = p["p"]
     nf = (q - 1) // 2
     series = []
+    bound = dict(st.ratio_at).get(q, st.ratio)
     for name, r, nu in (("relu", relu, 2.0), ("quadratic", quad, 3.0)):
         mask = live(r.U, r.V, r.W, nu)
         counts = np.bincount(dominant_frequencies(r.U, r.V, r.W, mask), minlength=nf + 1)[1:nf + 1]
         used = int((counts > 0).sum())
         ratio = float(counts.max() / counts.min()) if counts.min() > 0 else math.inf
-        ok = used <= nf / 4 if st.few else (used == nf and ratio <= st.ratio)
+        ok = used <= nf / 4 if st.few else (used == nf and ratio <= bound)
         ev.add({"part": name, "live neurons": int(mask.sum()), "counts per frequency": counts.tolist(),
                 "frequencies used": used, "max/min": ratio, "diverged_at": r.diverged_at}, ok and r.diverged_at < 0,
                part=name)
         series.append({"x": list(range(1, nf + 1)), "y": counts.tolist(), "label": f"{name} (re-run)", "style": "o-"})
-        ev.sharpness({"part": name, "max/min": ratio}, ratio / st.ratio, part=name)
+        ev.sharpness({"part": name, "max/min": ratio}, ratio / bound, part=name)
     series.append({"x": [1, nf], "y": [int(live(quad.U, quad.V, quad.W, 3.0).sum()) / nf] * 2,
                    "label": "uniform (construction of D.6.2: 8 per frequency, scaled)", "style": "k--"})
     ev.plots.append({"title": f"Figure D.1: live neurons per frequency (Z_{q}, m = {p['m']})", "xlabel": "frequency",
                      "ylabel": "neurons", "series": series})
-    return ev.verdict(seed=ctx.seed(f"Z{q}-m{p['m']}"))
+    return ev.verdict(seed=run_seed(p))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -293,6 +319,7 @@ class EmbeddingFigure:
     quad_power: float = 0.99  # (b) live quadratic neurons: u, v, w max power >= this, one frequency
     phase: float = 0.99  # (b) cos(theta_u + theta_v - theta_w) >= this
     need: float = 0.99  # (c) final gamma_T >= need gamma*(p)
+    need_at: tuple = ()  # (p, need) pairs replacing ``need`` at that p (near-boundary mutant)
     cap: float = 1 + 1e-9  # (c) gamma_t <= cap gamma*(p)
     phase_sign: float = 1.0  # mutant -1: theta_u + theta_v = -theta_w (tests cos(theta_u + theta_v + theta_w))
 
@@ -312,8 +339,9 @@ class EmbeddingFigure:
     mutants=[Mutant("phase-minus", "Thm 7.7 with theta_u + theta_v = -theta_w", EmbeddingFigure(phase_sign=-1.0),
                     part="quadratic"),
              Mutant("exceeds-gamma*", "the final margin is >= 1.001 gamma*", EmbeddingFigure(need=1.001), part="margin"),
-             Mutant("final-placeholder", "final gamma_T >= (1 - 1e-12) gamma* (placeholder)",
-                    EmbeddingFigure(need=1 - 1e-12), near_boundary=True, part="margin")],
+             Mutant("final-0.99995", "final gamma_T >= 0.99995 gamma* at p = 23 (measured 0.999933), >= 1 - 1e-15 at "
+                    "the quick tier's p = 7 (measured 1 - 5.9e-15)",
+                    EmbeddingFigure(need_at=((23, 0.99995), (7, 1 - 1e-15))), near_boundary=True, part="margin")],
     expect=Status.REPRODUCED, rigor=Rigor.STATISTICAL, kind=Kind.EMPIRICAL,
     params=CYCLIC_PARAMS, tiers=CYCLIC_TIERS,
 )
@@ -351,8 +379,15 @@ def check_figure_7_1(st: EmbeddingFigure, p, ctx) -> Verdict:
 
     Mutants
     -------
-    phase-minus (theta_u + theta_v = -theta_w), exceeds-gamma* and a near-boundary final-margin threshold
-    (set from the measured ratio).
+    phase-minus (theta_u + theta_v = -theta_w), exceeds-gamma* and near-boundary: final >= 0.99995 gamma*
+    at p = 23 (measured 0.999933) and >= 1 - 1e-15 at the quick tier's p = 7 (measured 1 - 5.9e-15).
+
+    Notes
+    -----
+    Measured (full tier): (a) all 100 ReLU neurons share the dominant frequency of u and v; (b) 95 live
+    quadratic neurons, min max power 1 - 6e-9, min cos(theta_u + theta_v - theta_w) = 1 - 5.5e-10; (c)
+    gamma_T / gamma*(23) = 0.999933 at 20k steps (the existing Theorem 7.1 claim's 40k-step run: 1 - 2.7e-4
+    with another seed and init).  The paper's gamma*(71) = 4.6143e-4 is in the details, not re-run.
     """
     ev = Evidence("true", rigor=Rigor.STATISTICAL)
     relu, quad, _ = _runs(p, ctx)
@@ -379,8 +414,9 @@ def check_figure_7_1(st: EmbeddingFigure, p, ctx) -> Verdict:
     gam = K.cyclic_gamma(q)
     ratio = quad.normalized_margin / gam
     top, final = float(np.nanmax(ratio)), float(ratio[-1])
-    ev.add({"part": "(c) margin", "max gamma_t/gamma*": top, "final gamma_T/gamma*": final, "need": st.need},
-           top <= st.cap and final >= st.need and quad.diverged_at < 0, part="margin")
+    need = dict(st.need_at).get(q, st.need)
+    ev.add({"part": "(c) margin", "max gamma_t/gamma*": top, "final gamma_T/gamma*": final, "need": need},
+           top <= st.cap and final >= need and quad.diverged_at < 0, part="margin")
     ev.details["gamma*(p) (Thm 7.7)"] = gam
     ev.details[f"gamma*({PAPER_P}) (Thm 7.7; the figure's run)"] = K.cyclic_gamma(PAPER_P)
     ev.plots.append(_spectrum_heatmap(f"Figure 7.1 (a): Fourier power of u, live ReLU neurons (Z_{q})", relu.U[mr], q))
@@ -390,4 +426,4 @@ def check_figure_7_1(st: EmbeddingFigure, p, ctx) -> Verdict:
                          {"x": quad.record_steps.tolist(), "y": quad.normalized_margin.tolist(), "label": "re-run", "style": "-"},
                          {"x": [0, int(quad.record_steps[-1])], "y": [gam, gam], "label": "gamma* (paper's Thm 7.7)",
                           "style": "--"}]})
-    return ev.verdict(seed=ctx.seed(f"Z{q}-m{p['m']}"))
+    return ev.verdict(seed=run_seed(p))
