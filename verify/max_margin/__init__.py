@@ -12,7 +12,8 @@ Catalog: thesis_ch7_max_margin.md (not shipped; see docs/sources.md).  Modules, 
                               become single-frequency, all frequencies used (figures)
 
 Kernels: kernels.algebra.groups (finite groups, real orthogonal irreps), kernels.algebra.margin (margins,
-constructions, single-neuron maxima, games), kernels.training.quadratic_margin (GD), proofs.max_margin.
+constructions, single-neuron maxima, games), kernels.training.quadratic_margin, relu_margin and
+parity_margin (GD), proofs.max_margin.
 """
 
 SOURCE = "thesis_ch7"
