@@ -161,7 +161,7 @@ def _group_figure(st: GroupFigure, name: str, run, init, gamma: float, need: flo
                           "style": "--"}]})
     idx = list(range(1, len(G.irreps)))
     cons = np.array([2 * int(d) ** 3 for d in dims[1:]], dtype=float)
-    ev.plots.append({"title": f"{title} (b): live neurons per irrep, {name} (x: irrep by dimension)",
+    ev.plots.append({"title": f"{title} (b): live neurons per irrep, {name}",
                      "xlabel": "non-trivial irrep (" + ", ".join(f"{G.labels[i]} d={G.dims[i]}" for i in idx) + ")",
                      "ylabel": "neurons", "series": [
                          {"x": idx, "y": counts[1:].tolist(), "label": f"re-run (m = {len(run.U)})", "style": "o-"},
