@@ -336,7 +336,7 @@ def check_figure_D3(st, p, ctx) -> Verdict:
     The quick tier is the S3 smoke test of Figure D.2 (same code path, ~1 s): S4 at m = 200 costs
     4.8 ms per step here, so no S4 run fits the quick budget.
 
-    Measured (full tier, ~150 s CPU, 500 s wall on the loaded 2-core machine): gamma_T/gamma* = 0.9217
+    Measured (full tier, ~120 s CPU; 500-1250 s wall on the loaded 2-core machine): gamma_T/gamma* = 0.9217
     (0.8929 at 15k, still rising: 30k steps do not show how close 50k get); 191 live neurons, counts
     85, 79 (3-dim irreps), 24 (2-dim), 3 (sign) -- the construction's 2 d^3 scaled to m = 200 gives
     85.7, 85.7, 25.4, 3.2; at init no neuron has max power >= 0.99 (median of u 0.46); at the end 195 of
