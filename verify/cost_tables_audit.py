@@ -685,3 +685,40 @@ ESTIMATES.update({
                                "evaluation attention arrays of 3 heads x 2 layers; lr is a step size",
                                work=lambda p: 4 * _tf_fig_work(p, p["seeds"], p["steps"]), work_params=_TF_FIG, free=("lr",)),
 })
+# ---- figures of thesis ch. 7 (verify/max_margin/figures*.py) ----
+_GROUP_ORDER = {"S3": 6, "S4": 24, "S5": 120}
+
+
+def _group_fig_memory(p):
+    """train_quadratic_margin's full-batch activations n^2 (3 m + 2 n) float64 (its own require_memory), n = |G|."""
+    n = _GROUP_ORDER[p["group"]]
+    return _SMALL + F8 * n * n * (3 * p["m"] + 2 * n)
+
+
+def _group_fig_work(p):
+    """(steps + 1) full-batch steps of n^3 m multiply-adds each, plus the step-0 evaluation of the init run."""
+    n = _GROUP_ORDER[p["group"]]
+    return (p["steps"] + 2) * float(n) ** 3 * p["m"]
+
+
+ESTIMATES.update({
+    "thesis_ch7.figure_D2": E(_group_fig_memory, "full-batch activations of the quadratic net on |G|^2 pairs",
+                              work=_group_fig_work, work_params=("group", "m", "steps"), free=("lam", "need")),
+    "thesis_ch7.figure_D3": E(_group_fig_memory, "full-batch activations of the quadratic net on |G|^2 pairs",
+                              work=_group_fig_work, work_params=("group", "m", "steps"), free=("lam", "need")),
+    # steps = 0 at the CPU tiers: the init draw (3 m |G| normals), irrep powers of 3 m rows, and the 1190-neuron
+    # construction's |G|^3 logits when construction is on
+    "thesis_ch7.figure_7_6": E(_group_fig_memory, "full-batch activations of the quadratic net on |G|^2 pairs (gpu "
+                               "tier); 3 m |G| init weights", work=_group_fig_work, work_params=("group", "m", "steps"),
+                               free=("lam", "need")),
+    # train_parity_margin on the 2^n cube: (2^n, m) pre-activations in the reference, 2^n x n inputs; twice (the
+    # x^2 mutant's run)
+    "thesis_ch7.figure_7_5": E(lambda p: _SMALL + 4 * F8 * 2.0 ** p["n"] * (p["m"] + p["n"]),
+                               "(2^n, m) activations and the 2^n x n cube", work=lambda p: 2 * (p["steps"] + 1) * 2.0 ** p["n"]
+                               * p["m"] * p["n"], work_params=("n", "m", "steps"), free=("k", "lr", "lam")),
+    # cyclic_pair: a ReLU and a quadratic net on Z_p, (steps + 1) full-batch steps of p^3 m each
+    **{f"thesis_ch7.{c}": E(lambda p: _SMALL + F8 * p["p"] ** 2 * (3 * p["m"] + 2 * p["p"]),
+                            "full-batch activations of both nets on the p^2 pairs",
+                            work=lambda p: 2 * (p["steps"] + 2) * float(p["p"]) ** 3 * p["m"], work_params=("p", "m", "steps"))
+       for c in ("figure_7_1", "figure_7_4", "figure_D1")},
+})

@@ -10,9 +10,13 @@ Catalog: thesis_ch7_max_margin.md (not shipped; see docs/sources.md).  Modules, 
 * ``groups``     D0-D10, D4b, X2   finite groups with real irreps: Thm 7.9, Lemmas D.10-D.16, Table D.1
 * ``training``   A1, F, X3    GD with small L_{2,3} weight decay approaches gamma* (Thm 7.1), neurons
                               become single-frequency, all frequencies used (figures)
+* ``figures``    F            Figures 7.6 (S5), D.2 (S3), D.3 (S4) re-run: quadratic nets on symmetric groups
+* ``figures_cyclic`` F        Figures 7.1, 7.4, D.1 re-run: ReLU and quadratic nets on Z_p (Fourier features)
+* ``figures_parity`` F        Figure 7.5 re-run: x^4 net on the (10, 4) sparse parity
 
 Kernels: kernels.algebra.groups (finite groups, real orthogonal irreps), kernels.algebra.margin (margins,
-constructions, single-neuron maxima, games), kernels.training.quadratic_margin (GD), proofs.max_margin.
+constructions, single-neuron maxima, games), kernels.training.quadratic_margin, relu_margin and
+parity_margin (GD), proofs.max_margin.
 """
 
 SOURCE = "thesis_ch7"
