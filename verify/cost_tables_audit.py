@@ -685,6 +685,8 @@ ESTIMATES.update({
                                "evaluation attention arrays of 3 heads x 2 layers; lr is a step size",
                                work=lambda p: 4 * _tf_fig_work(p, p["seeds"], p["steps"]), work_params=_TF_FIG, free=("lr",)),
 })
+
+
 # ---- figures of thesis ch. 7 (verify/max_margin/figures*.py) ----
 _GROUP_ORDER = {"S3": 6, "S4": 24, "S5": 120}
 
