@@ -505,7 +505,7 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     Full tier ((30, 3), 100 runs per width, all converged): median t_c 1490 [1400, 1610], 1090,
     1050 at r = 10, 100, 1000, so R = 0.70 [0.65, 0.75]: a 1.4x speed-up for 100x the width, most of it
     between r = 10 and 100 (the plateau of Fig. B.10).  The spread falls much faster: sd(log t_c) 0.33,
-    0.16, 0.094 (ratio 0.28 [0.24, 0.35]); IQR/median 0.40, 0.19, 0.12; p90/median 1.58, 1.22, 1.12; the longest run 3800, 1680,
+    0.16, 0.094 (ratio 0.28 [0.24, 0.34]; 0.35 before the engine pinned BLAS to one thread, 2026-11-27); IQR/median 0.40, 0.19, 0.12; p90/median 1.58, 1.22, 1.12; the longest run 3800, 1680,
     1290 steps.  Runs below half the median: 1, 0, 0 of 100 (random search: ~29%).  Random search with
     r copies would need 406, 41 and 4.6 rounds on average.
     Quick tier ((12, 3), 24 runs per width; (20, 3) until 2026-11, > 500 CPU s, now about 260): a smoke
