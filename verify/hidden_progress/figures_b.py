@@ -191,7 +191,7 @@ def check_figure_b12(st: NoisyStatement, p, ctx) -> Verdict:
 
     Source
     ------
-    Seed 004, App. B.3.6, lines 3799-3816 (Fig. B.12 caption, lines 3813-3814).  Catalog entry E27.
+    Seed 004, App. B.3.6, lines 3799-3816 (Figure B.12 caption, lines 3813-3814).  Catalog entry E27.
 
     Checkable form
     --------------
@@ -398,7 +398,7 @@ def check_figure_5_2_left(st: HistogramStatement, p, ctx) -> Verdict:
 
     Source
     ------
-    Seed 004, Fig. 5.2 caption (lines 923-924), Section 5.3.2 (line 962), Section 5.5 (line 1060).  Catalog
+    Seed 004, Figure 5.2 caption (lines 923-924), Section 5.3.2 (line 962), Section 5.5 (line 1060).  Catalog
     entry E30 ("No early successes over 10^6 trials").
 
     Checkable form
@@ -598,7 +598,7 @@ def check_figure_5_2_center(st: InitStatement, p, ctx) -> Verdict:
 
     Source
     ------
-    Seed 004, Fig. 5.2 caption (lines 923-925), Section 5.3.2 (line 964).  Catalog entry E30 ("Convergence
+    Seed 004, Figure 5.2 caption (lines 923-925), Section 5.3.2 (line 964).  Catalog entry E30 ("Convergence
     time is driven by the init, not by SGD noise (Fig 5.2 center: B=128, eta=0.01)").
 
     Checkable form

@@ -164,7 +164,7 @@ def check_figure_8_1_E_3(st: StagesFigure, p, ctx) -> Verdict:
 
     Source
     ------
-    Thesis (seed 004), Fig. 8.1 caption line 1678, Sec. 8.3.1 lines 1833-1844, Fig. E.3 caption line 6022,
+    Thesis (seed 004), Figs. 8.1, E.3: Fig. 8.1 caption line 1678, Sec. 8.3.1 lines 1833-1844, Fig. E.3 caption line 6022,
     training details lines 6028-6030.
 
     Checkable form
@@ -311,7 +311,7 @@ def check_figure_8_2_E_5(st: AttentionFigure, p, ctx) -> Verdict:
 
     Source
     ------
-    Thesis (seed 004), Fig. 8.2 caption line 1693, Sec. 8.3.1 line 1846, Fig. E.5 caption line 6042.
+    Thesis (seed 004), Figs. 8.2, E.5: Fig. 8.2 caption line 1693, Sec. 8.3.1 line 1846, Fig. E.5 caption line 6042.
 
     Checkable form
     --------------

@@ -114,7 +114,7 @@ def check_figure_E_1_E_2(st: FirstStepsFigure, p, ctx) -> Verdict:
 
     Source
     ------
-    Thesis (seed 004), App. E, Fig. E.1 caption lines 5802-5804, Fig. E.2 caption lines 5866-5868, Sec. 8.3.2
+    Thesis (seed 004), App. E, Figs. E.1, E.2: Fig. E.1 caption lines 5802-5804, Fig. E.2 caption lines 5866-5868, Sec. 8.3.2
     lines 1866-1870.
 
     Checkable form
