@@ -894,7 +894,8 @@ def _timed(claim: Claim, statement: Any, params: Mapping[str, Any], ctx: Context
     v = claim.check(statement, params, ctx)
     if not isinstance(v, Verdict):
         raise TypeError(f"{claim.id}: check returned {type(v).__name__}, not a Verdict")
-    return replace(v, seconds=time.perf_counter() - t0, params=dict(params), backend=v.backend or ctx.backend)
+    # rounded as stored (report/results.json): a result rendered fresh and one rendered from the store agree
+    return replace(v, seconds=round(time.perf_counter() - t0, 3), params=dict(params), backend=v.backend or ctx.backend)
 
 
 def derive_status(kind: Kind, printed: Verdict, corrected: Verdict | None, proof_step: Verdict | None = None,
@@ -948,5 +949,5 @@ def run_claim(
         for m in c.mutants:
             results.append(MutantResult(m, _timed(c, m.statement, resolved, Context(c.id, tier, used, f"mutant:{m.name}"))))
     status = derive_status(c.kind, printed, corrected, proof_step, c.parts)
-    return ClaimResult(c, status, printed, corrected, tuple(results), resolved, tier, used, time.perf_counter() - t0,
-                       proof_step=proof_step)
+    return ClaimResult(c, status, printed, corrected, tuple(results), resolved, tier, used,
+                       round(time.perf_counter() - t0, 3), proof_step=proof_step)
