@@ -284,6 +284,38 @@ def _tf_off(k, d, t, li):  # pragma: no cover - compiled
 
 
 @register_jitable
+def readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs):  # pragma: no cover - compiled
+    """Softmax read-out of a transformer's last residual stream Z[L] (logits Z[L, s] R, R = theta[k d :
+    k d + d k] as (d, k)): returns the summed next-token cross-entropy sum_s -log softmax(...)[x_{s+1}],
+    adds norm * dloss/dR to g and writes dloss/dZ[L, s] (times norm) to dz.  Shared by the single-head
+    (transformer_loss_grad_seq) and the multi-head (kernels/training/_ngram_heads_cpu.py) trainers."""
+    ro = k * d
+    loss = 0.0
+    for s in range(t):
+        mx = -np.inf
+        for c in range(k):
+            acc = 0.0
+            for e in range(d):
+                acc += Z[L, s, e] * theta[ro + e * k + c]
+            probs[c] = acc
+            mx = max(mx, acc)
+        tot = 0.0
+        for c in range(k):
+            tot += math.exp(probs[c] - mx)
+        y = xs[s + 1]
+        loss -= (probs[y] - mx) - math.log(tot)
+        for c in range(k):
+            probs[c] = (math.exp(probs[c] - mx) / tot - (1.0 if c == y else 0.0)) * norm
+        for e in range(d):
+            acc = 0.0
+            for c in range(k):
+                g[ro + e * k + c] += Z[L, s, e] * probs[c]
+                acc += probs[c] * theta[ro + e * k + c]
+            dz[s, e] = acc
+    return loss
+
+
+@register_jitable
 def transformer_loss_grad_seq(theta, g, xs, k, d, t, L, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs):  # pragma: no cover - compiled
     """CE of one sequence xs (t + 1) (inputs xs[:t], targets xs[1:]), weighted by norm; ADDS the gradient
     to g and returns the loss contribution.  The mathematics of ``transformer_loss_grad`` (the numpy
@@ -329,29 +361,7 @@ def transformer_loss_grad_seq(theta, g, xs, k, d, t, L, norm, Z, Qa, Ka, Va, A, 
                 for j in range(i + 1):
                     acc += A[li, i, j] * Va[li, j, e]
                 Z[li + 1, i, e] = Z[li, i, e] + acc
-    ro = k * d
-    loss = 0.0
-    for s in range(t):
-        mx = -np.inf
-        for c in range(k):
-            acc = 0.0
-            for e in range(d):
-                acc += Z[L, s, e] * theta[ro + e * k + c]
-            probs[c] = acc
-            mx = max(mx, acc)
-        tot = 0.0
-        for c in range(k):
-            tot += math.exp(probs[c] - mx)
-        y = xs[s + 1]
-        loss -= (probs[y] - mx) - math.log(tot)
-        for c in range(k):
-            probs[c] = (math.exp(probs[c] - mx) / tot - (1.0 if c == y else 0.0)) * norm
-        for e in range(d):
-            acc = 0.0
-            for c in range(k):
-                g[ro + e * k + c] += Z[L, s, e] * probs[c]
-                acc += probs[c] * theta[ro + e * k + c]
-            dz[s, e] = acc
+    loss = readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs)
     for li in range(L - 1, -1, -1):
         o = _tf_off(k, d, t, li)
         po = o + 3 * d * d

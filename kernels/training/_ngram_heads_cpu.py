@@ -34,7 +34,7 @@ from numba.extending import register_jitable
 
 from ..rng import counter_u64, unit_double
 from ._common import OVERFLOW
-from ._induction_cpu import _categorical, _stationary_into
+from ._induction_cpu import _categorical, _stationary_into, readout_loss_grad
 
 __all__ = ["ngram_batch_jit", "train_runs"]
 
@@ -137,29 +137,7 @@ def mh_loss_grad_seq(theta, g, xs, k, d, t, L, H, norm, Z, Qa, Ka, Va, A, dz, dz
                     for j in range(i + 1):
                         acc += A[li, h, i, j] * Va[li, h, j, e]
                     Z[li + 1, i, e] += acc
-    ro = k * d
-    loss = 0.0
-    for s in range(t):
-        mx = -np.inf
-        for c in range(k):
-            acc = 0.0
-            for e in range(d):
-                acc += Z[L, s, e] * theta[ro + e * k + c]
-            probs[c] = acc
-            mx = max(mx, acc)
-        tot = 0.0
-        for c in range(k):
-            tot += math.exp(probs[c] - mx)
-        y = xs[s + 1]
-        loss -= (probs[y] - mx) - math.log(tot)
-        for c in range(k):
-            probs[c] = (math.exp(probs[c] - mx) / tot - (1.0 if c == y else 0.0)) * norm
-        for e in range(d):
-            acc = 0.0
-            for c in range(k):
-                g[ro + e * k + c] += Z[L, s, e] * probs[c]
-                acc += probs[c] * theta[ro + e * k + c]
-            dz[s, e] = acc
+    loss = readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs)
     for li in range(L - 1, -1, -1):
         for s in range(t):
             for c in range(d):
