@@ -7,7 +7,10 @@ rewritten after every section (a kill leaves the sections done so far) and a glo
 * env: GPU, driver, CUDA runtime, numba / numba-cuda versions, SM count, CPU cores;
 * wht: float64 and int64 at n = 27 and 30, device-resident, timed by CUDA events against a
   device-to-device copy of the same bytes (targets: float64 n = 30 <= 2.5x the copy; int64 <= 1.2x
-  float64), agreement with the CPU twin (int64 bit for bit, float64 within kernels.cuda.agreement);
+  float64), agreement with the CPU twin (int64 bit for bit, float64 within kernels.cuda.agreement, and
+  recorded whether bit for bit: the fused schedule applies the bits in the reference's order); the fused
+  two-pass schedule by default (``--wht-methods fused tiles`` adds the tiled one), and at n = 30 float64
+  the fused kernel's shape variants (WHT_VARIANTS);
 * two_layer: the (30, 3) parity, width 100, batch 32, 10^4 runs, float32 and float64, run-steps/s of the
   CUDA engine against the CPU engine on all cores (target >= 5x), agreement on a subset of runs;
 * gf2 (10^5 matrices, bit for bit), population_gradient (n = 26), readout_sgd, disjoint_polynet (4096
@@ -179,42 +182,100 @@ def _tiled(n: int, dtype, seed: int) -> np.ndarray:
     return a
 
 
+#: shapes of the fused WHT timed at the largest n (float64) besides the default, to choose the default from
+#: measurements (keyword arguments of kernels.cuda.wht_fused.wht_inplace_cuda_fused; "lag_factor" scales
+#: the default lag)
+WHT_VARIANTS = [{"max_registers": 80}, {"tpb": 128}, {"lag_factor": 3}]
+WHT_VARIANTS_DRY = [{"tile_bits": 5, "radix_bits": 2, "tpb": 16, "blocks_per_sm": 1, "lag_factor": 2}]
+
+
+def _kernel_resources() -> dict:
+    """Registers and local memory per thread of every compiled fused-WHT kernel (None where unreadable)."""
+    from kernels.cuda import wht_fused
+
+    out = {}
+    for key, k in wht_fused._KERNELS.items():
+        if not hasattr(k, "get_regs_per_thread"):
+            continue
+        try:
+            regs = k.get_regs_per_thread()
+            local = k.get_local_mem_per_thread()
+        except Exception as exc:  # the simulator, or no compiled specialisation
+            regs, local = None, type(exc).__name__
+        as_json = lambda v: {str(s): x for s, x in v.items()} if isinstance(v, dict) else v  # noqa: E731
+        out[str(key)] = {"regs_per_thread": as_json(regs), "local_bytes_per_thread": as_json(local)}
+    return out
+
+
 def section_wht(cfg, dry) -> dict:
+    """Both CUDA schedules ("fused": two passes up to n = 30; "tiles": three) at each n and dtype, timed by
+    CUDA events against a device-to-device copy of the same bytes; agreement with the CPU twin; at the
+    largest n, float64, the fused kernel's shape variants (``WHT_VARIANTS``)."""
     from numba import cuda
 
     from kernels.boolean._wht_cpu import wht_inplace_cpu
     from kernels.cuda.wht import cuda_pass_schedule, wht_inplace_cuda
+    from kernels.cuda.wht_fused import fused_pass_schedule, wht_inplace_cuda_fused
 
     out = {}
+    big = max(cfg["wht_n"])
     for n in cfg["wht_n"]:
         for dtype in (np.float64, np.int64):
-            key = f"n{n}_{np.dtype(dtype).name}"
-            log(f"wht {key}")
             a = _tiled(n, dtype, n)
-            d = cuda.to_device(a)
-            copy = cuda.device_array_like(d)
-            t_wht = gpu_seconds(lambda: wht_inplace_cuda(d), cfg["wht_repeats"])
-            t_copy = gpu_seconds(lambda: copy.copy_to_device(d), cfg["wht_repeats"])
-            # agreement: transform a fresh copy once on each twin
-            d2 = cuda.to_device(a)
-            wht_inplace_cuda(d2)
-            got = d2.copy_to_host()
-            del d, d2, copy
             ref = a.copy()
             t_cpu = wall_seconds(lambda: wht_inplace_cpu(ref), 1, warmup=False)  # compiled by the n = small warm-up
             # float64: n butterfly stages; each output's rounding error <= n u sum |a| (partial sums
             # bounded by sum |a|): growth = sum |a| / max |result| turns that into kernels.cuda.agreement's scale
             growth = float(np.sum(np.abs(a), dtype=np.float64)) / max(1.0, float(np.max(np.abs(ref)))) if dtype == np.float64 else 1.0
-            ag = agree(got, ref, depth=n, growth=growth)
-            out[key] = {"n": n, "dtype": np.dtype(dtype).name, "bytes": int(a.nbytes), "gpu_s": t_wht, "copy_s": t_copy,
-                        "ratio_to_copy": t_wht / t_copy, "passes": len(cuda_pass_schedule(n)), "cpu_s": t_cpu,
-                        "speedup_vs_cpu": t_cpu / t_wht, "agreement": ag}
-            del a, ref, got
-    big = max(cfg["wht_n"])
+            d = cuda.to_device(a)
+            copy = cuda.device_array_like(d)
+            t_copy = gpu_seconds(lambda: copy.copy_to_device(d), cfg["wht_repeats"])
+            for method in cfg.get("wht_methods") or (("fused", "tiles") if dry else ("fused",)):
+                key = f"n{n}_{np.dtype(dtype).name}" + ("" if method == "fused" else "_tiles")
+                log(f"wht {key}")
+                t_wht = gpu_seconds(lambda: wht_inplace_cuda(d, method=method), cfg["wht_repeats"])
+                # agreement: transform a fresh copy once
+                copy.copy_to_device(cuda.to_device(a))
+                info = {}
+                wht_inplace_cuda(copy, method=method, info=info)
+                got = copy.copy_to_host()
+                ag = agree(got, ref, depth=n, growth=growth)
+                ag["bit_for_bit"] = bool(np.array_equal(got, ref))
+                passes = len(fused_pass_schedule(n) if method == "fused" else cuda_pass_schedule(n))
+                log(f"  {key}: {t_wht:.5f} s, {t_wht / t_copy:.2f}x the copy ({t_copy:.5f} s), agrees {ag['ok']}, "
+                    f"bit for bit {ag['bit_for_bit']}, launch {info.get('passes')}")
+                out[key] = {"n": n, "dtype": np.dtype(dtype).name, "method": method, "bytes": int(a.nbytes),
+                            "gpu_s": t_wht, "copy_s": t_copy, "ratio_to_copy": t_wht / t_copy, "passes": passes,
+                            "launch": info.get("passes"), "cpu_s": t_cpu, "speedup_vs_cpu": t_cpu / t_wht, "agreement": ag}
+                del got
+            if dtype == np.float64 and n == (min(cfg["wht_n"]) if dry else big):
+                variants = WHT_VARIANTS_DRY if dry else WHT_VARIANTS
+                rows = []
+                for variant in variants:
+                    log(f"wht variant {variant}")
+                    kw = {k: v for k, v in variant.items() if k != "lag_factor"}
+                    try:
+                        info = {}
+                        wht_inplace_cuda_fused(d, info=info, **kw)
+                        if "lag_factor" in variant:
+                            kw["lag"] = variant["lag_factor"] * info["passes"][0]["lag"]
+                        t = gpu_seconds(lambda: wht_inplace_cuda_fused(d, **kw), cfg["wht_repeats"])
+                        # timing only (8 GiB comparisons cost ~30 s each): the default shape's agreement is
+                        # checked above, and every shape's by tests/kernels/test_wht_fused.py
+                        rows.append(dict(variant, passes=len(info["passes"]), launch=info["passes"], gpu_s=t,
+                                         ratio_to_copy=t / t_copy))
+                        log(f"  variant: {t:.5f} s, {t / t_copy:.2f}x the copy, launch {info['passes']}")
+                    except Exception as exc:
+                        rows.append(dict(variant, error=f"{type(exc).__name__}: {exc}"[:500]))
+                        log(f"  variant: ERROR {type(exc).__name__}: {exc}")
+                out["variants_n_float64"] = {"n": n, "rows": rows}
+            del d, copy, a, ref
+    out["kernel_resources"] = _kernel_resources()
     f, i = out.get(f"n{big}_float64"), out.get(f"n{big}_int64")
     if f and i:
         out["targets"] = {"float64_ratio_to_copy<=2.5": f["ratio_to_copy"] <= 2.5,
                           "int64_over_float64<=1.2": i["gpu_s"] / f["gpu_s"] <= 1.2,
+                          "float64_ratio_to_copy": f["ratio_to_copy"],
                           "int64_over_float64": i["gpu_s"] / f["gpu_s"]}
     return out
 
@@ -442,15 +503,15 @@ def section_pytest(cfg, dry, timeout: float) -> dict:
 
 #: rough seconds each section needs on an H100 box, JIT included: a section is skipped (and recorded as
 #: such) when less budget than that is left, so the whole check stays within --budget-s plus one section
-ESTIMATE_S = {"env": 5, "wht": 90, "two_layer": 150, "gf2": 20, "population_gradient": 15, "readout_sgd": 25,
+ESTIMATE_S = {"env": 5, "wht": 150, "two_layer": 150, "gf2": 20, "population_gradient": 15, "readout_sgd": 25,
               "disjoint_polynet": 25, "quadratic_margin": 40, "pytest": 45}
 SECTIONS = ["env", "wht", "two_layer", "gf2", "population_gradient", "readout_sgd", "disjoint_polynet",
             "quadratic_margin", "pytest"]
 
 
 def run(*, dry: bool = False, budget_s: float = 400.0, out_dir: Path | None = None, only=None,
-        two_layer_variants=None) -> dict:
-    cfg = dict(DRY if dry else FULL, two_layer_variants=two_layer_variants)
+        two_layer_variants=None, wht_methods=None) -> dict:
+    cfg = dict(DRY if dry else FULL, two_layer_variants=two_layer_variants, wht_methods=wht_methods)
     warnings.simplefilter("ignore")  # numba's performance notes (e.g. small grids in the dry run)
     out_dir = Path(out_dir or os.environ.get("OUT") or ".")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -513,8 +574,16 @@ def summary(data) -> list[str]:
     lines = []
     w = s.get("wht", {}).get("targets")
     if w:
-        lines.append(f"WHT: float64 ratio to copy <= 2.5: {w['float64_ratio_to_copy<=2.5']}; int64/float64 = "
+        ratio = f" ({w['float64_ratio_to_copy']:.2f}x, fused two-pass schedule)" if "float64_ratio_to_copy" in w else ""
+        lines.append(f"WHT: float64 ratio to copy <= 2.5: {w['float64_ratio_to_copy<=2.5']}{ratio}; int64/float64 = "
                      f"{w['int64_over_float64']:.2f} (<= 1.2: {w['int64_over_float64<=1.2']})")
+    var = s.get("wht", {}).get("variants_n_float64")
+    if var:
+        parts = []
+        for row in var["rows"]:
+            shape = ", ".join(f"{k} {v}" for k, v in row.items() if k not in ("passes", "launch", "gpu_s", "ratio_to_copy", "error", "lag"))
+            parts.append(f"{shape}: " + (f"{row['ratio_to_copy']:.2f}x" if "ratio_to_copy" in row else "launch failed"))
+        lines.append(f"WHT n = {var['n']} float64, fused shapes besides the default (ratio to the copy): " + "; ".join(parts))
     for dt, r in s.get("two_layer", {}).items():
         if isinstance(r, dict) and "speedup" in r:
             var = f" [{r['best_variant']} kernel]" if "best_variant" in r else ""
@@ -552,7 +621,8 @@ def rows_for_results(data) -> tuple[list[dict], list[str], str]:
     rows = []
     for key, r in data["sections"].get("wht", {}).items():
         if isinstance(r, dict) and "gpu_s" in r:
-            rows.append({"name": f"WHT {r['dtype']} n = {r['n']} (device-resident)", "seconds": r["gpu_s"],
+            method = f", {r['method']} schedule, {r['passes']} passes" if "method" in r else ""
+            rows.append({"name": f"WHT {r['dtype']} n = {r['n']}{method} (device-resident)", "seconds": r["gpu_s"],
                          "ratio": r["ratio_to_copy"], "vs": "device-to-device copy", "agrees": r["agreement"]["ok"]})
     for dt, r in data["sections"].get("two_layer", {}).items():
         if not (isinstance(r, dict) and "speedup" in r):
@@ -629,6 +699,8 @@ def main(argv=None) -> int:
     ap.add_argument("--budget-s", type=float, default=400.0, help="skip the remaining sections after this many seconds")
     ap.add_argument("--out", default=None, help="directory for gpu_check.json (default $OUT, else .)")
     ap.add_argument("--only", nargs="*", choices=SECTIONS, help="run only these sections")
+    ap.add_argument("--wht-methods", nargs="*", choices=("fused", "tiles"), default=None,
+                    help="CUDA WHT schedules to time (default: fused; the tiled one adds ~60 s at n = 30)")
     ap.add_argument("--two-layer-variants", nargs="*", choices=("thread", "block", "block_nocap"), default=None,
                     help="two-layer CUDA kernels to check and time (default: all three)")
     ap.add_argument("--write", action="store_true", help="store benchmarks/gpu_results.json and regenerate RESULTS.md "
@@ -639,12 +711,12 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.from_json:
         data = json.loads(Path(args.from_json).read_text())
-        data.setdefault("summary", summary(data))
+        data["summary"] = summary(data)  # with this version's summary lines
         if args.only is None and set(data["sections"]) != set(SECTIONS):
             args.only = [name for name in SECTIONS if name in data["sections"]]
     else:
         data = run(dry=args.dry_run, budget_s=args.budget_s, out_dir=args.out, only=args.only,
-                   two_layer_variants=args.two_layer_variants)
+                   two_layer_variants=args.two_layer_variants, wht_methods=args.wht_methods)
     for line in data["summary"]:
         log(line)
     if args.write:

@@ -8,7 +8,7 @@ Three twins with one signature, chosen by ``backend``:
 
 * ``"reference"``: numpy radix-2 stages (kernels.boolean.reference.wht_butterflies), any dtype;
 * ``"cpu"``: numba, cache-blocked, ``parallel=True`` (kernels/boolean/_wht_cpu.py);
-* ``"cuda"``: numba.cuda, shared-memory tiles (kernels/cuda/wht.py).
+* ``"cuda"``: numba.cuda, two passes through device memory up to n = 30 (kernels/cuda/wht.py, wht_fused.py).
 
 Exactness: integer input is transformed in int64 when 2^n * max|a| < 2^63 (every butterfly stage at
 most doubles the largest magnitude, so no intermediate value exceeds the final bound); beyond that the

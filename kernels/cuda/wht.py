@@ -1,9 +1,16 @@
 """numba.cuda Walsh-Hadamard transform, in place, float64 and int64 (twin of kernels/boolean/_wht_cpu.py).
 
+Two schedules, chosen by ``method``:
+
+* ``"fused"`` (the default): kernels/cuda/wht_fused.py, two passes through device memory up to n = 30
+  (tiles in shared memory plus a radix-16 step that reads the L2 cache; see that module);
+* ``"tiles"``: the schedule below, three passes for n = 30 (kept as the comparison in benchmarks.gpu_check
+  and as a second CUDA implementation that the tests compare with the reference too).
+
 All index arithmetic is shifts and masks of power-of-two sizes (the launcher checks them): a 64-bit
 division or remainder by a run-time value is emulated on the GPU (dozens of instructions each).
 
-Schedule (the GPU analogue of the CPU's cache blocking, with shared memory as the cache):
+Tiled schedule (the GPU analogue of the CPU's cache blocking, with shared memory as the cache):
 
 * low kernel: one thread block per contiguous segment of 2^low_bits entries, all stages of those bits
   in shared memory (2^12 x 8 B = 32 KiB by default);
@@ -12,9 +19,8 @@ Schedule (the GPU analogue of the CPU's cache blocking, with shared memory as th
   32-byte sectors).
 
 With the defaults (low_bits = 12, group_bits = 9, cols = 8) a length-2^30 array takes three passes
-through device memory.  Two passes of 15 bits would need 2^15 eight-byte entries on chip per block
-(256 KiB), more than the 227 KiB of shared memory an H100 block can opt in to, so a two-pass schedule
-needs register-resident tiles; that is not done here (three passes: at best about 3x a device copy).  Kernels are built per (dtype, shared size) and cached in memory.
+through device memory, so at best about 3x a device copy (measured on an H100: 6.0x, benchmarks/
+gpu_results.json).  Kernels are built per (dtype, shared size) and cached in memory.
 """
 
 from __future__ import annotations
@@ -149,15 +155,25 @@ def _check_tiling(low_bits, group_bits, cols, tpb) -> None:
                          f"[1, {MAX_TILE_BITS - (cols.bit_length() - 1)}]")
 
 
-def wht_inplace_cuda(a, *, low_bits: int = 12, group_bits: int = 9, cols: int = 8, tpb: int = 256) -> None:
+def wht_inplace_cuda(a, *, method: str = "fused", low_bits: int = 12, group_bits: int = 9, cols: int = 8,
+                     tpb: int = 256, tile_bits: int = 12, radix_bits: int = 4, blocks_per_sm: int = 8,
+                     info: dict | None = None) -> None:
     """Transform ``a`` (host numpy array or numba device array, float64/int64, length 2^n) in place.
 
-    ``low_bits``, ``group_bits``, ``cols`` and ``tpb`` set the tiling; the defaults suit a GPU, tests
-    under the simulator pass small values.  ``low_bits``, ``group_bits`` in [1, 12]; ``cols`` and ``tpb``
-    powers of 2, ``cols`` <= 2^low_bits and 2^group_bits * cols <= 2^12 (tiles within 48 KiB of static
-    shared memory); ValueError otherwise.
+    ``method``: "fused" (two passes up to n = 30; ``tile_bits``, ``radix_bits``, ``blocks_per_sm`` and
+    ``tpb`` set its shape, see kernels.cuda.wht_fused.wht_inplace_cuda_fused) or "tiles" (``low_bits``,
+    ``group_bits``, ``cols`` and ``tpb`` set the tiling).  The defaults suit a GPU; tests under the
+    simulator pass small values.  ``low_bits``, ``group_bits`` in [1, 12]; ``cols`` and ``tpb`` powers of
+    2, ``cols`` <= 2^low_bits and 2^group_bits * cols <= 2^12 (tiles within 48 KiB of static shared
+    memory); ValueError otherwise (all arguments are checked whichever method runs).  ``info``: a dict
+    that receives the fused method's passes and launch shapes.
     """
+    if method not in ("fused", "tiles"):
+        raise ValueError(f"argument 'method' must be 'fused' or 'tiles', not {method!r}")
     _check_tiling(low_bits, group_bits, cols, tpb)
+    from .wht_fused import check_fused_args
+
+    check_fused_args(tile_bits, radix_bits, tpb, blocks_per_sm)
     host = isinstance(a, np.ndarray)
     if host and (a.ndim != 1 or a.dtype not in (np.float64, np.int64) or not a.flags.c_contiguous):
         raise ValueError(f"argument 'a' must be a C-contiguous 1-D float64 or int64 array, not {a.dtype} {a.shape}")
@@ -167,6 +183,14 @@ def wht_inplace_cuda(a, *, low_bits: int = 12, group_bits: int = 9, cols: int = 
     d = cuda.to_device(a) if host else a
     dtype = np.dtype(d.dtype)
     n = length.bit_length() - 1
+    if method == "fused":
+        from .wht_fused import wht_inplace_cuda_fused
+
+        wht_inplace_cuda_fused(d, tile_bits=tile_bits, radix_bits=radix_bits, tpb=tpb, blocks_per_sm=blocks_per_sm,
+                               info=info)
+        if host:
+            d.copy_to_host(a)
+        return
     for lo, bits in cuda_pass_schedule(n, low_bits, group_bits):
         if bits == 0:
             continue

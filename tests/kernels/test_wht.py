@@ -118,7 +118,7 @@ def test_cuda_twin_equals_reference_int64(nf):
 
     n, f = nf
     a = f.copy()
-    wht_inplace_cuda(a, low_bits=3, group_bits=2, cols=2, tpb=8)
+    wht_inplace_cuda(a, method="tiles", low_bits=3, group_bits=2, cols=2, tpb=8)
     assert np.array_equal(a, wht_butterflies(f))
 
 
@@ -207,7 +207,7 @@ def test_cuda_twin_odd_schedules_float64_exact_on_integers():
     for kw in ({"low_bits": 2, "group_bits": 3, "cols": 4, "tpb": 4}, {"low_bits": 4, "group_bits": 2, "cols": 1, "tpb": 2},
                {"low_bits": 3, "group_bits": 5, "cols": 2, "tpb": 32}):
         a = f.copy()
-        wht_inplace_cuda(a, **kw)
+        wht_inplace_cuda(a, method="tiles", **kw)
         assert np.array_equal(a, want), kw
 
 
