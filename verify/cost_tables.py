@@ -150,6 +150,16 @@ ESTIMATES: dict[str, Estimate] = {
         "(runs, width (n + 2)) states and (runs, B, n + 3 width) batch arrays per seed block (runs <= 10^4 a block)",
         {"runs": "lin", "n": "lin", "width": "lin", "batch": "lin"},
         free=("steps", "lr"), memory_params=()),
+    # figures_b_curves B.1: per GD init k sorted |A_i| arrays of 2^(n'-2) float64 and the error of every step
+    # (steps ~ T_0 / eta); SGD: (runs, sgd_cap / every, k, n') recorded weights and a (2^(n'-1), n') sign table
+    "thesis_ch5.figure_B.1": E(
+        lambda p: p["gd_runs"] * (p["k"] * F8 * 2.0 ** (p["n1_gd"] - 2) + 2 * F8 * min(p["gd_cap"], 20.0 / p["eta"]))
+        + F8 * p["gd_runs"] * p["k"] * 2000
+        + F8 * p["sgd_runs"] * (p["sgd_cap"] / p["every"] + 1) * p["k"] * (p["n1_sgd"] + 3)
+        + 2 * F8 * 2.0 ** (p["n1_sgd"] - 1) * p["n1_sgd"],
+        "GD: k sorted block-sum arrays of 2^(n'-2) per init and its per-step errors; SGD: recorded weights",
+        {"gd_runs": "lin", "n1_gd": "exp2", "gd_cap": "lin", "sgd_runs": "lin", "sgd_cap": "lin", "n1_sgd": "exp2",
+         "k": "lin"}, free=("eta", "lr", "every")),
     "thesis_ch5.figure_5.2.center": E(
         lambda p: p["inits"] * p["streams"] * (3 * F8 * (p["steps"] / 10 + 1) + 4 * F8 * p["width"] * (p["n"] + 2)
                                                + F8 * p["batch"] * (p["n"] + 3 * p["width"])),
