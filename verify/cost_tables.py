@@ -160,6 +160,19 @@ ESTIMATES: dict[str, Estimate] = {
         "GD: k sorted block-sum arrays of 2^(n'-2) per init and its per-step errors; SGD: recorded weights",
         {"gd_runs": "lin", "n1_gd": "exp2", "gd_cap": "lin", "sgd_runs": "lin", "sgd_cap": "lin", "n1_sgd": "exp2",
          "k": "lin"}, free=("eta", "lr", "every")),
+    # figures_b_curves B.13: per cell train_two_layer on (seeds, width (n + 2)) float32 states and (seeds, B, n + 3 width)
+    # batch arrays, (seeds, steps / eval_every) curves; work ~ seeds x width x n x (sum of B) x steps per activation
+    "thesis_ch5.figure_B.13": E(
+        lambda p: p["seeds"] * (3 * F8 * (p["steps"] / p["eval_every"] + 1)
+                                + 4 * F8 * max(_ints(p["widths"])) * (p["n"] + 2)
+                                + F8 * max(_ints(p["batches"])) * (p["n"] + 3 * max(_ints(p["widths"])))),
+        "(seeds, steps / eval_every) curves, (seeds, width (n + 2)) states, (seeds, B, n + 3 width) batch arrays",
+        work=lambda p: p["seeds"] * (p["n"] + 2.0) * p["steps"] * (
+            sum(_ints(p["widths"])) * sum(_ints(p["batches"])) + max(_ints(p["widths"])) * max(_ints(p["batches"]))
+            + 2.0 * p["n_eval"] * (sum(_ints(p["widths"])) * len(_ints(p["batches"])) + max(_ints(p["widths"])))
+            / p["eval_every"]),
+        work_params=("n", "widths", "batches", "seeds", "steps", "eval_every", "n_eval"),
+        free=("lr", "relu_lr")),
     "thesis_ch5.figure_5.2.center": E(
         lambda p: p["inits"] * p["streams"] * (3 * F8 * (p["steps"] / 10 + 1) + 4 * F8 * p["width"] * (p["n"] + 2)
                                                + F8 * p["batch"] * (p["n"] + 3 * p["width"])),
