@@ -173,6 +173,13 @@ ESTIMATES: dict[str, Estimate] = {
             / p["eval_every"]),
         work_params=("n", "widths", "batches", "seeds", "steps", "eval_every", "n_eval"),
         free=("lr", "relu_lr")),
+    # figures_b_curves B.9: per configuration (runs, cap / se, P) float32 snapshots of the parity and the noise runs,
+    # the held-out (2048, n) set and (snapshots, 2048, width) MLP activations of one run at a time
+    "thesis_ch5.figure_B.9": E(
+        lambda p: 2 * 4 * p["runs"] * (p["cap"] / p["se"] + 1) * (10 * p["n"] + 21) + F8 * 2048 * 64 * 10
+        + F8 * (p["cap"] / p["se"] + 1) * 2048 * 10,
+        "(runs, cap / se, P) float32 snapshots of the parity and the noise runs, MLP held-out activations",
+        {"runs": "lin", "cap": "lin", "n": "lin"}, free=("se",), memory_params=("configs",)),
     "thesis_ch5.figure_5.2.center": E(
         lambda p: p["inits"] * p["streams"] * (3 * F8 * (p["steps"] / 10 + 1) + 4 * F8 * p["width"] * (p["n"] + 2)
                                                + F8 * p["batch"] * (p["n"] + 3 * p["width"])),
