@@ -180,6 +180,15 @@ ESTIMATES: dict[str, Estimate] = {
         + F8 * (p["cap"] / p["se"] + 1) * 2048 * 10,
         "(runs, cap / se, P) float32 snapshots of the parity and the noise runs, MLP held-out activations",
         {"runs": "lin", "cap": "lin", "n": "lin"}, free=("se",), memory_params=("configs",)),
+    # figures_b_curves B.2: per cell train_two_layer states (seeds, width (n + 2)) float32, the (seeds, B, n + 3 width)
+    # batch arrays (row 4: width large_width at B = 1024) and (seeds, cap / eval_every) curves, ~20 cells
+    "thesis_ch5.figure_B.2": E(
+        lambda p: 20 * max(p["seeds"], p["seeds_large"]) * 3 * F8 * (p["cap"] / p["eval_every"] + 1)
+        + p["seeds_large"] * (4 * F8 * p["large_width"] * (p["n"] + 2) + F8 * 1024 * (p["n"] + 3 * p["large_width"]))
+        + 20 * p["seeds"] * F8 * 1024 * (64 + 3 * 10),
+        "(seeds, cap / eval_every) curves of ~20 cells, row-4 width-large_width states and B = 1024 batch arrays",
+        {"seeds": "lin", "seeds_large": "lin", "cap": "lin", "large_width": "lin", "n": "lin", "n_eval": "lin"},
+        free=("eval_every",), memory_params=("row1", "row2")),
     "thesis_ch5.figure_5.2.center": E(
         lambda p: p["inits"] * p["streams"] * (3 * F8 * (p["steps"] / 10 + 1) + 4 * F8 * p["width"] * (p["n"] + 2)
                                                + F8 * p["batch"] * (p["n"] + 3 * p["width"])),
