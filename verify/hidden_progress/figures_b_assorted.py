@@ -265,7 +265,12 @@ def check_figure_b2(st: B2Statement, p, ctx) -> Verdict:
     Row 4: both width-1000 MLPs learn at B = 1 and 1024 ((d1) holds; t_c 49600 / 2050 for (iii), 16750 /
     1400 for (vi)); (iii) has its plateau at B = 1024 (e_half 0.488, (d3) holds) but so, nearly, does (vi)
     (e_half 0.449 > 0.40: (d2) fails), as in thesis_ch5.figure_B.13.  137 s wall (the two B = 1024 width-1000
-    cells are ~75 s of it).
+    cells are ~75 s of it; 115 s CPU).  Side runs after the result (4 seeds, (50, 3), cap 10^5; not criteria,
+    not in the check): at B = 1 the zigzag neuron (vii) learns with eta = 0.01 (4/4), the oscillating
+    polynomial (viii) (3/4) and z^3 r = 3 (*ii) (4/4) with eta = 0.001, and (vii) at Fig. 5.1's B = 32, eta =
+    0.2 (4/4); ReLU r = 3 (*i) stays at 87-89% accuracy at B = 32, eta = 0.1 and at 53-76% at B = 1, eta =
+    0.01.  So row 3's failure is the printed eta = 0.1 at B = 1 being too large for these nets in this engine
+    (or a different parametrisation in the figure), not an inability of the architectures.
 
     Notes
     -----

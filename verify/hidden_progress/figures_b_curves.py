@@ -335,7 +335,7 @@ def check_figure_b1(st: B1Statement, p, ctx) -> Verdict:
     after it): median T_0.45 / T_0 = 0.705 (quartiles 0.56, 0.75), (d) and (e) hold.  The shape
     (chance-level plateau, then a sharp drop) is seen in both panels; it is the "much longer" of (a) that the
     re-run does not reach at n' = 20 (Theorem 5.7: 1 - ratio ~ n'^(1 - k/2), so it grows towards 1 only
-    slowly with n').  Quick tier: left 0.788 (16 inits), dev 0.79%; right 0.584 (n' = 6).  18 s CPU.
+    slowly with n').  Quick tier: left 0.788 (16 inits), dev 0.79%; right 0.584 (n' = 6).  16 s CPU.
 
     Notes
     -----
@@ -628,8 +628,8 @@ def check_figure_b13(st: B13Statement, p, ctx) -> Verdict:
     networks leave chance level earlier (median t_45 450 at r = 1000, B = 256 against 725 at r = 10) and then
     descend more slowly, so the descent is more gradual with r and B (the caption's "continuous progress"),
     but neither the time to 5% error (1100-1350 for every cell) nor the pre-registered rate grows with r or B
-    at these sizes; B = 1024 (the figure's) is only in the gpu tier.  75 s wall (44 s CPU) on the shared
-    machine.
+    at these sizes; B = 1024 (the figure's) is only in the gpu tier.  60-75 s wall (40-44 s CPU) on the
+    shared machine.
 
     Notes
     -----
