@@ -590,7 +590,8 @@ def check_figure_b13(st: B13Statement, p, ctx) -> Verdict:
 
     Source
     ------
-    Seed 004, App. B.3.8, lines 3860-3869 (caption line 3867); settings and rates B.4.1 lines 3995-4010.
+    Seed 004, App. B.3.8, Figure B.13 and its discussion, lines 3860-3869 (caption line 3867); settings and rates
+    B.4.1 lines 3995-4010.
 
     Checkable form
     --------------

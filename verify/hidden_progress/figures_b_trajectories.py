@@ -241,7 +241,7 @@ def check_figure_b9(st: B9Statement, p, ctx) -> Verdict:
 
     Source
     ------
-    Seed 004, App. B.3.3, lines 3758-3773 (caption line 3767).  Catalog entry E32.
+    Seed 004, App. B.3.3, Figure B.9 and its discussion, lines 3758-3773 (caption line 3767).  Catalog entry E32.
 
     Checkable form
     --------------
