@@ -150,6 +150,45 @@ ESTIMATES: dict[str, Estimate] = {
         "(runs, width (n + 2)) states and (runs, B, n + 3 width) batch arrays per seed block (runs <= 10^4 a block)",
         {"runs": "lin", "n": "lin", "width": "lin", "batch": "lin"},
         free=("steps", "lr"), memory_params=()),
+    # figures_b_curves B.1: per GD init k sorted |A_i| arrays of 2^(n'-2) float64 and the error of every step
+    # (steps ~ T_0 / eta); SGD: (runs, sgd_cap / every, k, n') recorded weights and a (2^(n'-1), n') sign table
+    "thesis_ch5.figure_B.1": E(
+        lambda p: p["gd_runs"] * (p["k"] * F8 * 2.0 ** (p["n1_gd"] - 2) + 2 * F8 * min(p["gd_cap"], 20.0 / p["eta"]))
+        + F8 * p["gd_runs"] * p["k"] * 2000
+        + F8 * p["sgd_runs"] * (p["sgd_cap"] / p["every"] + 1) * p["k"] * (p["n1_sgd"] + 3)
+        + 2 * F8 * 2.0 ** (p["n1_sgd"] - 1) * p["n1_sgd"],
+        "GD: k sorted block-sum arrays of 2^(n'-2) per init and its per-step errors; SGD: recorded weights",
+        {"gd_runs": "lin", "n1_gd": "exp2", "gd_cap": "lin", "sgd_runs": "lin", "sgd_cap": "lin", "n1_sgd": "exp2",
+         "k": "lin"}, free=("eta", "lr", "every")),
+    # figures_b_curves B.13: per cell train_two_layer on (seeds, width (n + 2)) float32 states and (seeds, B, n + 3 width)
+    # batch arrays, (seeds, steps / eval_every) curves; work ~ seeds x width x n x (sum of B) x steps per activation
+    "thesis_ch5.figure_B.13": E(
+        lambda p: p["seeds"] * (3 * F8 * (p["steps"] / p["eval_every"] + 1)
+                                + 4 * F8 * max(_ints(p["widths"])) * (p["n"] + 2)
+                                + F8 * max(_ints(p["batches"])) * (p["n"] + 3 * max(_ints(p["widths"])))),
+        "(seeds, steps / eval_every) curves, (seeds, width (n + 2)) states, (seeds, B, n + 3 width) batch arrays",
+        work=lambda p: p["seeds"] * (p["n"] + 2.0) * p["steps"] * (
+            sum(_ints(p["widths"])) * sum(_ints(p["batches"])) + max(_ints(p["widths"])) * max(_ints(p["batches"]))
+            + 2.0 * p["n_eval"] * (sum(_ints(p["widths"])) * len(_ints(p["batches"])) + max(_ints(p["widths"])))
+            / p["eval_every"]),
+        work_params=("n", "widths", "batches", "seeds", "steps", "eval_every", "n_eval"),
+        free=("lr", "relu_lr")),
+    # figures_b_curves B.9: per configuration (runs, cap / se, P) float32 snapshots of the parity and the noise runs,
+    # the held-out (2048, n) set and (snapshots, 2048, width) MLP activations of one run at a time
+    "thesis_ch5.figure_B.9": E(
+        lambda p: 2 * 4 * p["runs"] * (p["cap"] / p["se"] + 1) * (10 * p["n"] + 21) + F8 * 2048 * 64 * 10
+        + F8 * (p["cap"] / p["se"] + 1) * 2048 * 10,
+        "(runs, cap / se, P) float32 snapshots of the parity and the noise runs, MLP held-out activations",
+        {"runs": "lin", "cap": "lin", "n": "lin"}, free=("se",), memory_params=("configs",)),
+    # figures_b_curves B.2: per cell train_two_layer states (seeds, width (n + 2)) float32, the (seeds, B, n + 3 width)
+    # batch arrays (row 4: width large_width at B = 1024) and (seeds, cap / eval_every) curves, ~20 cells
+    "thesis_ch5.figure_B.2": E(
+        lambda p: 20 * max(p["seeds"], p["seeds_large"]) * 3 * F8 * (p["cap"] / p["eval_every"] + 1)
+        + p["seeds_large"] * (4 * F8 * p["large_width"] * (p["n"] + 2) + F8 * 1024 * (p["n"] + 3 * p["large_width"]))
+        + 20 * p["seeds"] * F8 * 1024 * (64 + 3 * 10),
+        "(seeds, cap / eval_every) curves of ~20 cells, row-4 width-large_width states and B = 1024 batch arrays",
+        {"seeds": "lin", "seeds_large": "lin", "cap": "lin", "large_width": "lin", "n": "lin", "n_eval": "lin"},
+        free=("eval_every",), memory_params=("row1", "row2")),
     "thesis_ch5.figure_5.2.center": E(
         lambda p: p["inits"] * p["streams"] * (3 * F8 * (p["steps"] / 10 + 1) + 4 * F8 * p["width"] * (p["n"] + 2)
                                                + F8 * p["batch"] * (p["n"] + 3 * p["width"])),

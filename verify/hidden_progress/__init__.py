@@ -29,6 +29,10 @@ Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modu
 * ``sgd_progress``     E32, E34  hidden-progress measure of a sine neuron (B.3.3), grokking (B.3.5)
 * ``figures_b``        E27, E30  figure re-runs: Fig. B.12 (noisy parities), Fig. 5.2 left (t_c histograms)
                              and center (t_c depends on the initialisation)
+* ``figures_b_curves`` E25, E26, E30  training-curve figures: Fig. B.1 (disjoint-PolyNet, population GD and
+                             batch-1 SGD), Fig. B.13 (polynomial-activation MLPs)
+* ``figures_b_trajectories`` E32  Fig. B.9 (weight trajectories and rho at several B, a width-10 MLP)
+* ``figures_b_assorted`` E30  Fig. B.2 (assorted training curves; the transformer panels are not re-run)
 """
 
 SOURCE = "thesis_ch5"
