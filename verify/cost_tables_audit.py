@@ -689,6 +689,17 @@ ESTIMATES.update({
 })
 
 
+# ---- thesis ch. 8 figures on test / training distributions (verify/induction_heads/figures_distributions.py) ----
+ESTIMATES.update({
+    # transformer and minimal-model runs (k = 2) evaluated on three test sets of eval_n chains each
+    "thesis_ch8.figure_E_6": E(lambda p: _SMALL + 3 * 2 * 3 * F8 * p["eval_n"] * float(p["t"]) ** 2,
+                               "evaluation attention arrays of the three test sets; lr and min_lr are step sizes",
+                               work=lambda p: p["seeds"] * (p["steps"] * 64 + 3 * (p["n_ck"] + 1) * p["eval_n"]) * float(p["t"]) ** 2
+                               * p["d"] + p["seeds"] * p["min_steps"] * 64 * float(p["t"]) ** 2 * 2,
+                               work_params=("t", "d", "steps", "min_steps", "seeds", "n_ck", "eval_n"), free=("lr", "min_lr")),
+})
+
+
 # ---- figures of thesis ch. 7 (verify/max_margin/figures*.py) ----
 _GROUP_ORDER = {"S3": 6, "S4": 24, "S5": 120}
 
