@@ -697,6 +697,14 @@ ESTIMATES.update({
                                work=lambda p: p["seeds"] * (p["steps"] * 64 + 3 * (p["n_ck"] + 1) * p["eval_n"]) * float(p["t"]) ** 2
                                * p["d"] + p["seeds"] * p["min_steps"] * 64 * float(p["t"]) ** 2 * 2,
                                work_params=("t", "d", "steps", "min_steps", "seeds", "n_ck", "eval_n"), free=("lr", "min_lr")),
+    # DS-only runs of `steps` and mixture runs of 2 x steps Adam steps (batch of t^2 d per sequence), evaluated on two
+    # test sets (n_ck + 1 and 2 n_ck + 1 evaluations)
+    "thesis_ch8.figure_8_4_a": E(lambda p: _SMALL + 2 * 2 * 3 * F8 * p["eval_n"] * float(p["t"]) ** 2
+                                 + 8 * F8 * p["batch"] * float(p["t"]) ** 2,
+                                 "evaluation attention arrays of the two test sets and the batch workspace; lr is a step size",
+                                 work=lambda p: p["seeds"] * (3 * p["steps"] * p["batch"] + 2 * (3 * p["n_ck"] + 2) * p["eval_n"])
+                                 * float(p["t"]) ** 2 * p["d"],
+                                 work_params=("t", "d", "steps", "batch", "seeds", "n_ck", "eval_n"), free=("lr",)),
 })
 
 

@@ -95,3 +95,25 @@ def merge_runs(blocks: list[dict]) -> dict:
     for key in ("kl", "diverged"):
         out[key] = np.concatenate([b[key] for b in blocks])
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def train_prior_tf_block(k: int, d: int, t: int, steps: int, lr: float, n_ck: int, codes: tuple, seeds: tuple, eval_seed: int,
+                         eval_n: int, priors: tuple = ("dirichlet", "doubly")) -> dict:
+    """Transformers trained on the per-position prior stream ``codes`` (kernels.training.induction_priors: 0 ICL-MC rows,
+    1 unigram chains, 2 doubly stochastic); kl (R, len(priors), C) on each prior's evaluation set; ds_per_step the
+    doubly-stochastic samples of one batch."""
+    from kernels.training.induction_priors import PRIOR_CODES, train_transformer_prior_runs
+
+    cks = checkpoints(steps, n_ck)
+    res = train_transformer_prior_runs(np.array(seeds, dtype=np.uint64), k, d, t, steps, np.array(codes, dtype=np.int64), lr=lr,
+                                       checkpoints=cks)
+    x, rows, levels = _stacked(eval_seed, k, t, eval_n, priors)
+    R, C = len(seeds), len(cks)
+    kl = np.zeros((R, len(priors), C))
+    for r in range(R):
+        for i in range(C):
+            lg, _ = transformer_logits({key: val[r, i] for key, val in res.params_at.items()}, x)
+            kl[r, :, i] = _kl_per_prior(lg[:, -1], rows, eval_n)
+    return {"cks": cks, "levels": levels, "kl": kl, "diverged": res.diverged.copy(),
+            "ds_per_step": int(sum(c == PRIOR_CODES["doubly"] for c in codes))}
