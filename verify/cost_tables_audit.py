@@ -689,6 +689,19 @@ ESTIMATES.update({
 })
 
 
+# ---- thesis ch. 4, Fig. 4.4 (verify/variable_creation/figure_4_4.py) ----
+ESTIMATES.update({
+    # per T and seed: steps x batch samples of (T + 1) tokens through H heads of size d / H and a d x f MLP, and n_ck + 1
+    # validation passes over n_val samples (numpy, (n_val, H, T + 1, d / H) arrays)
+    "thesis_ch4.figure_4_4": E(lambda p: _SMALL + 6 * F8 * p["n_val"] * 16 * (p["d"] + p["f"]),
+                               "validation forward arrays; lr and init_scale are step sizes / scales",
+                               work=lambda p: p["seeds"] * (p["steps"] + p["steps15"]) * p["batch"] * 16.0 * p["d"] * (p["d"] + p["f"])
+                               + p["seeds"] * (p["n_ck"] + 1) * p["n_val"] * 16.0 * p["d"] * (p["d"] + p["f"]),
+                               work_params=("seeds", "steps", "steps15", "batch", "d", "heads", "f", "n_ck", "n_val"),
+                               free=("lr", "init_scale", "Ts")),
+})
+
+
 # ---- thesis ch. 8 figures on test / training distributions (verify/induction_heads/figures_distributions.py) ----
 ESTIMATES.update({
     # transformer and minimal-model runs (k = 2) evaluated on three test sets of eval_n chains each
