@@ -689,6 +689,38 @@ ESTIMATES.update({
 })
 
 
+# ---- thesis ch. 4, Fig. 4.4 (verify/variable_creation/figure_4_4.py) ----
+ESTIMATES.update({
+    # per T and seed: steps x batch samples of (T + 1) tokens through H heads of size d / H and a d x f MLP, and n_ck + 1
+    # validation passes over n_val samples (numpy, (n_val, H, T + 1, d / H) arrays)
+    "thesis_ch4.figure_4_4": E(lambda p: _SMALL + 6 * F8 * p["n_val"] * 16 * (p["d"] + p["f"]),
+                               "validation forward arrays; lr and init_scale are step sizes / scales",
+                               work=lambda p: p["seeds"] * (p["steps"] + p["steps15"]) * p["batch"] * 16.0 * p["d"] * (p["d"] + p["f"])
+                               + p["seeds"] * (p["n_ck"] + 1) * p["n_val"] * 16.0 * p["d"] * (p["d"] + p["f"]),
+                               work_params=("seeds", "steps", "steps15", "batch", "d", "heads", "f", "n_ck", "n_val"),
+                               free=("lr", "init_scale", "Ts")),
+})
+
+
+# ---- thesis ch. 8 figures on test / training distributions (verify/induction_heads/figures_distributions.py) ----
+ESTIMATES.update({
+    # transformer and minimal-model runs (k = 2) evaluated on three test sets of eval_n chains each
+    "thesis_ch8.figure_E_6": E(lambda p: _SMALL + 3 * 2 * 3 * F8 * p["eval_n"] * float(p["t"]) ** 2,
+                               "evaluation attention arrays of the three test sets; lr and min_lr are step sizes",
+                               work=lambda p: p["seeds"] * (p["steps"] * 64 + 3 * (p["n_ck"] + 1) * p["eval_n"]) * float(p["t"]) ** 2
+                               * p["d"] + p["seeds"] * p["min_steps"] * 64 * float(p["t"]) ** 2 * 2,
+                               work_params=("t", "d", "steps", "min_steps", "seeds", "n_ck", "eval_n"), free=("lr", "min_lr")),
+    # DS-only runs of `steps` and mixture runs of 2 x steps Adam steps (batch of t^2 d per sequence), evaluated on two
+    # test sets (n_ck + 1 and 2 n_ck + 1 evaluations)
+    "thesis_ch8.figure_8_4_a": E(lambda p: _SMALL + 2 * 2 * 3 * F8 * p["eval_n"] * float(p["t"]) ** 2
+                                 + 8 * F8 * p["batch"] * float(p["t"]) ** 2,
+                                 "evaluation attention arrays of the two test sets and the batch workspace; lr is a step size",
+                                 work=lambda p: p["seeds"] * (3 * p["steps"] * p["batch"] + 2 * (3 * p["n_ck"] + 2) * p["eval_n"])
+                                 * float(p["t"]) ** 2 * p["d"],
+                                 work_params=("t", "d", "steps", "batch", "seeds", "n_ck", "eval_n"), free=("lr",)),
+})
+
+
 # ---- figures of thesis ch. 7 (verify/max_margin/figures*.py) ----
 _GROUP_ORDER = {"S3": 6, "S4": 24, "S5": 120}
 

@@ -157,7 +157,7 @@ def test_sampler_shapes_and_reproducibility():
     [
         (lambda: sample_transition_matrices(np.random.default_rng(0), 1, 3), "'k'"),
         (lambda: sample_transition_matrices(np.random.default_rng(0), 2, 3, alpha=-1.0), "'alpha'"),
-        (lambda: sample_transition_matrices(np.random.default_rng(0), 3, 3, prior="doubly"), "'k'"),
+        (lambda: sample_transition_matrices(np.random.default_rng(0), 6, 3, prior="doubly"), "'k'"),
         (lambda: sample_chains(np.random.default_rng(0), np.eye(2)[None], 0), "'length'"),
         (lambda: t_tensor(np.full((2, 2), 0.7), 3), "'P'"),
         (lambda: k2_nodes(1), "'n'"),

@@ -13,6 +13,8 @@ and kernels.training.induction (transformer K5, the Prop. 8.2 construction, trai
 * ``training``       C21, C22  empirical phases (minimal model and transformer) and the trigram task
 * ``figures``        C21       Figs. 8.1/E.3, 8.2/E.5, E.4, E.8 re-run (transformer trainings in ``_figure_runs``)
 * ``figures_first_steps``  C16  Figs. E.1/E.2 (Monte Carlo first two GD steps of the minimal model)
+* ``figures_distributions``  C21  Figs. E.6 and 8.4 (a): test distributions and doubly-stochastic training
+  (trainings in ``_distribution_runs``)
 """
 
 SOURCE = "thesis_ch8"

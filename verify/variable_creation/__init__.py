@@ -17,6 +17,7 @@ Catalog: thesis_ch4_variable_creation.md (not shipped; see docs/sources.md) (ent
 * ``transformer_sample_complexity``  E33         a small Transformer's sample complexity against T
 * ``training``            E34                    Fig 4.3: trained single heads, attention on the relevant bits
 * ``parity_training``     E35                    ERM threshold for sparse parities; the single-head obstruction
+* ``figure_4_4``          E35                    Fig 4.4 re-run: multi-head transformers with an MLP learn sparse parities
 
 Kernels: kernels.sequence.attention (heads, bounds, constructions).
 """

@@ -1,0 +1,463 @@
+"""Online (streaming) Adam training of a one-layer multi-head transformer with an MLP block on sparse parities
+(thesis ch. 4, Fig. 4.4 and App. A.3.2, seed 004 lines 815-822, 2917-2933).
+
+Model (the [CLS] read-out of the chapter's 1-layer minGPT classifier, without LayerNorm and dropout; only the [CLS]
+row is computed, which is exact for one layer since only the [CLS] output is read):
+
+    x_t = E[b_t] + P[t]  (t < T),   x_T = E[2] + P[T]                    (token and position embeddings)
+    o_h = softmax(K_h q_h / sqrt(k))^T V_h,  q_h = x_T W_Q^h, K_h = X W_K^h, V_h = X W_V^h   (H heads of size k)
+    r   = x_T + sum_h o_h W_O^h                                            (residual stream at [CLS])
+    r'  = r + gelu(r W_1 + b_1) W_2 + b_2                                  (MLP, exact erf GeLU)
+    z   = r' . u + c                                                       (scalar logit)
+
+with the logistic loss log(1 + exp(-y z)), y = +-1.  Parameters of a run in one flat float64 vector (layout
+:class:`ParityShapes`); initialisation N(0, init_scale^2) for every matrix, embedding and u, zero biases and c,
+from the run's seed (numpy SeedSequence).  AdamW (beta1 0.9, beta2 0.999, eps 1e-8, bias-corrected, decoupled
+weight decay lr wd p).
+
+Data (streaming, no training set): sample i of step s of the run with seed S has bits b_t = bit t of
+kernels.rng.counter_u64(S, s, i) (T <= 62) and label +1 iff the bits at the positions ``support`` have an odd
+sum (a sparse parity).
+
+Two implementations with one signature: ``backend="reference"`` (numpy, batched einsums, with the loss and gradient
+``loss_and_grad_reference`` checked against central finite differences in tests/kernels/test_parity_transformer.py
+and the batches from ``parity_batch_reference``) and ``backend="cpu"`` (numba, ``prange`` over runs, loops only);
+they agree to rounding.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+from numba import prange
+
+from kernels._checks import require_int, require_memory
+
+from ..rng import counter_u64, counter_u64_array
+from ._common import OVERFLOW, per_run_reals, require_recording_memory, validate_checkpoints, validate_seeds
+
+__all__ = ["ParityRunsResult", "ParityShapes", "init_parity_params", "loss_and_grad_reference", "parity_batch",
+           "parity_batch_reference", "parity_logits", "train_parity_runs"]
+
+
+@dataclass(frozen=True)
+class ParityShapes:
+    T: int
+    d: int
+    heads: int
+    k: int
+    f: int
+
+    def sizes(self) -> list[tuple[str, tuple]]:
+        T, d, H, k, f = self.T, self.d, self.heads, self.k, self.f
+        return [("E", (3, d)), ("P", (T + 1, d)), ("WQ", (H, d, k)), ("WK", (H, d, k)), ("WV", (H, d, k)), ("WO", (H, k, d)),
+                ("W1", (d, f)), ("b1", (f,)), ("W2", (f, d)), ("b2", (d,)), ("u", (d,)), ("c", ())]
+
+    @property
+    def size(self) -> int:
+        return sum(int(np.prod(s)) for _, s in self.sizes())
+
+    def unpack(self, theta: np.ndarray) -> dict:
+        out, o = {}, 0
+        for name, s in self.sizes():
+            n = int(np.prod(s))
+            out[name] = theta[..., o:o + n].reshape(theta.shape[:-1] + s)
+            o += n
+        return out
+
+
+_ZERO_INIT = ("b1", "b2", "c")
+
+
+def init_parity_params(shp: ParityShapes, seeds, init_scale: float = 0.02) -> np.ndarray:
+    """(runs, size) initial parameters: N(0, init_scale^2) entries, zero biases and c, run r from SeedSequence(seeds[r])."""
+    seeds = validate_seeds(seeds)
+    out = np.zeros((len(seeds), shp.size))
+    for r, s in enumerate(seeds):
+        rng = np.random.default_rng(np.random.SeedSequence(int(s)))
+        parts = [np.zeros(int(np.prod(sz))) if name in _ZERO_INIT else rng.normal(0.0, init_scale, int(np.prod(sz)))
+                 for name, sz in shp.sizes()]
+        out[r] = np.concatenate(parts)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# data
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def _bits_into(seed, step, T, support, bits, y):  # pragma: no cover - compiled
+    st = np.uint64(step)
+    for i in range(bits.shape[0]):
+        w = counter_u64(seed, st, np.uint64(i))
+        for t in range(T):
+            bits[i, t] = (w >> np.uint64(t)) & np.uint64(1)
+        par = 0
+        for j in range(support.shape[0]):
+            par += bits[i, support[j]]
+        y[i] = 1.0 if par % 2 == 1 else -1.0
+
+
+def _check_support(support, T: int) -> np.ndarray:
+    s = np.asarray(support)
+    if s.ndim != 1 or len(s) < 1 or not np.issubdtype(s.dtype, np.integer) or s.min() < 0 or s.max() >= T or len(set(s.tolist())) != len(s):
+        raise ValueError(f"argument 'support' must be distinct positions in [0, {T}), not {support!r}")
+    return s.astype(np.int64)
+
+
+def parity_batch(seed: int, step: int, T: int, support, batch: int) -> tuple[np.ndarray, np.ndarray]:
+    """Bits (batch, T) int64 and labels (batch,) +-1 of step ``step`` of the stream ``seed`` (compiled)."""
+    seed = require_int("seed", seed, min_value=0, max_value=2**64 - 1)
+    step = require_int("step", step, min_value=0, max_value=2**62)
+    T = require_int("T", T, min_value=2, max_value=62)
+    batch = require_int("batch", batch, min_value=1, max_value=10**6)
+    support = _check_support(support, T)
+    bits, y = np.empty((batch, T), dtype=np.int64), np.empty(batch)
+    _bits_into(np.uint64(seed), step, T, support, bits, y)
+    return bits, y
+
+
+def parity_batch_reference(seed: int, step: int, T: int, support, batch: int) -> tuple[np.ndarray, np.ndarray]:
+    """Reference of :func:`parity_batch`: the words from the vectorised Philox (kernels.rng.counter_u64_array)."""
+    support = _check_support(support, T)
+    idx = np.arange(batch, dtype=np.uint64)
+    w = counter_u64_array(np.full(batch, seed, dtype=np.uint64), np.full(batch, step, dtype=np.uint64), idx)
+    bits = ((w[:, None] >> np.arange(T, dtype=np.uint64)[None, :]) & np.uint64(1)).astype(np.int64)
+    return bits, np.where(bits[:, support].sum(1) % 2 == 1, 1.0, -1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# numpy reference
+# ---------------------------------------------------------------------------------------------
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    return np.vectorize(math.erf, otypes=[float])(x)
+
+
+def parity_logits(theta: np.ndarray, shp: ParityShapes, bits: np.ndarray) -> tuple[np.ndarray, dict]:
+    """Logits z (n,) of one run on bits (n, T), and the forward cache."""
+    p = shp.unpack(np.asarray(theta, dtype=np.float64))
+    n = bits.shape[0]
+    X = np.empty((n, shp.T + 1, shp.d))
+    X[:, :shp.T] = p["E"][bits] + p["P"][:shp.T]
+    X[:, shp.T] = p["E"][2] + p["P"][shp.T]
+    xc = X[:, shp.T]
+    q = np.einsum("nd,hdk->nhk", xc, p["WQ"])
+    K = np.einsum("ntd,hdk->nhtk", X, p["WK"])
+    V = np.einsum("ntd,hdk->nhtk", X, p["WV"])
+    s = np.einsum("nhtk,nhk->nht", K, q) / math.sqrt(shp.k)
+    s = s - s.max(-1, keepdims=True)
+    a = np.exp(s)
+    a /= a.sum(-1, keepdims=True)
+    o = np.einsum("nht,nhtk->nhk", a, V)
+    r = xc + np.einsum("nhk,hkd->nd", o, p["WO"])
+    pre = r @ p["W1"] + p["b1"]
+    g = 0.5 * pre * (1.0 + _erf(pre / math.sqrt(2.0)))
+    r2 = r + g @ p["W2"] + p["b2"]
+    z = r2 @ p["u"] + p["c"]
+    return z, {"p": p, "X": X, "q": q, "K": K, "V": V, "a": a, "o": o, "r": r, "pre": pre, "g": g, "r2": r2}
+
+
+def loss_and_grad_reference(theta: np.ndarray, shp: ParityShapes, bits: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
+    """Mean logistic loss of one run on (bits, y) and its gradient (flat, the layout of ParityShapes)."""
+    z, cch = parity_logits(theta, shp, bits)
+    p, X, q, K, V, a, o, r, pre, g, r2 = (cch[key] for key in ("p", "X", "q", "K", "V", "a", "o", "r", "pre", "g", "r2"))
+    n, T = bits.shape
+    m = -y * z
+    loss = float(np.mean(np.logaddexp(0.0, m)))
+    dz = -y / (1.0 + np.exp(-m)) / n
+    G = {}
+    G["u"] = r2.T @ dz
+    G["c"] = np.array(dz.sum())
+    dr2 = dz[:, None] * p["u"][None, :]
+    G["W2"] = g.T @ dr2
+    G["b2"] = dr2.sum(0)
+    dg = dr2 @ p["W2"].T
+    dpre = dg * (0.5 * (1.0 + _erf(pre / math.sqrt(2.0))) + pre * np.exp(-0.5 * pre * pre) / math.sqrt(2.0 * math.pi))
+    G["W1"] = r.T @ dpre
+    G["b1"] = dpre.sum(0)
+    dr = dr2 + dpre @ p["W1"].T
+    do = np.einsum("nd,hkd->nhk", dr, p["WO"])
+    G["WO"] = np.einsum("nhk,nd->hkd", o, dr)
+    da = np.einsum("nhtk,nhk->nht", V, do)
+    dV = a[..., None] * do[:, :, None, :]
+    ds = a * (da - (a * da).sum(-1, keepdims=True)) / math.sqrt(shp.k)
+    dq = np.einsum("nht,nhtk->nhk", ds, K)
+    dK = ds[..., None] * q[:, :, None, :]
+    xc = X[:, T]
+    G["WQ"] = np.einsum("nd,nhk->hdk", xc, dq)
+    G["WK"] = np.einsum("ntd,nhtk->hdk", X, dK)
+    G["WV"] = np.einsum("ntd,nhtk->hdk", X, dV)
+    dX = np.einsum("nhtk,hdk->ntd", dK, p["WK"]) + np.einsum("nhtk,hdk->ntd", dV, p["WV"])
+    dX[:, T] += np.einsum("nhk,hdk->nd", dq, p["WQ"]) + dr
+    G["P"] = dX.sum(0)
+    G["E"] = np.zeros((3, shp.d))
+    np.add.at(G["E"], bits.ravel(), dX[:, :T].reshape(-1, shp.d))
+    G["E"][2] += dX[:, T].sum(0)
+    return loss, np.concatenate([np.asarray(G[name]).ravel() for name, _ in shp.sizes()])
+
+
+def _accuracy_and_loss(theta, shp, bits, y):
+    z, _ = parity_logits(theta, shp, bits)
+    return float(np.mean(np.sign(z) == y)), float(np.mean(np.logaddexp(0.0, -y * z)))
+
+
+# ---------------------------------------------------------------------------------------------
+# numba CPU kernel
+# ---------------------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _offsets(T, d, H, k, f):  # pragma: no cover - compiled
+    o = np.zeros(13, dtype=np.int64)
+    sizes = (3 * d, (T + 1) * d, H * d * k, H * d * k, H * d * k, H * k * d, d * f, f, f * d, d, d, 1)
+    for i in range(12):
+        o[i + 1] = o[i] + sizes[i]
+    return o
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _grad_one(th, g, bits, y, T, d, H, k, f, o, X, Q, Kh, Vh, A, O, r, pre, gg, r2, dX, dr, dpre, dO, dS):  # pragma: no cover
+    """Loss of one sample (bits (T,), label y) and its gradient ADDED to g (unscaled); workspace as named."""
+    oE, oP, oQ, oK, oV, oO, oW1, ob1, oW2, ob2, ou, oc = o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], o[11]
+    sq = math.sqrt(k)
+    for t in range(T + 1):
+        tok = bits[t] if t < T else 2
+        for j in range(d):
+            X[t, j] = th[oE + tok * d + j] + th[oP + t * d + j]
+    for j in range(d):
+        r[j] = X[T, j]
+    for h in range(H):
+        for c in range(k):
+            acc = 0.0
+            for j in range(d):
+                acc += X[T, j] * th[oQ + (h * d + j) * k + c]
+            Q[h, c] = acc
+        mx = -np.inf
+        for t in range(T + 1):
+            sc = 0.0
+            for c in range(k):
+                ak = 0.0
+                av = 0.0
+                for j in range(d):
+                    ak += X[t, j] * th[oK + (h * d + j) * k + c]
+                    av += X[t, j] * th[oV + (h * d + j) * k + c]
+                Kh[h, t, c] = ak
+                Vh[h, t, c] = av
+                sc += ak * Q[h, c]
+            sc /= sq
+            A[h, t] = sc
+            mx = max(mx, sc)
+        tot = 0.0
+        for t in range(T + 1):
+            A[h, t] = math.exp(A[h, t] - mx)
+            tot += A[h, t]
+        for t in range(T + 1):
+            A[h, t] /= tot
+        for c in range(k):
+            acc = 0.0
+            for t in range(T + 1):
+                acc += A[h, t] * Vh[h, t, c]
+            O[h, c] = acc
+        for j in range(d):
+            acc = 0.0
+            for c in range(k):
+                acc += O[h, c] * th[oO + (h * k + c) * d + j]
+            r[j] += acc
+    for i in range(f):
+        acc = th[ob1 + i]
+        for j in range(d):
+            acc += r[j] * th[oW1 + j * f + i]
+        pre[i] = acc
+        gg[i] = 0.5 * acc * (1.0 + math.erf(acc / math.sqrt(2.0)))
+    z = th[oc]
+    for j in range(d):
+        acc = r[j] + th[ob2 + j]
+        for i in range(f):
+            acc += gg[i] * th[oW2 + i * d + j]
+        r2[j] = acc
+        z += acc * th[ou + j]
+    m = -y * z
+    loss = max(m, 0.0) + math.log1p(math.exp(-abs(m)))
+    dz = -y / (1.0 + math.exp(-m))
+    g[oc] += dz
+    for j in range(d):
+        g[ou + j] += dz * r2[j]
+        dr[j] = dz * th[ou + j]
+        g[ob2 + j] += dr[j]
+    for i in range(f):
+        acc = 0.0
+        for j in range(d):
+            g[oW2 + i * d + j] += gg[i] * dr[j]
+            acc += dr[j] * th[oW2 + i * d + j]
+        x = pre[i]
+        dpre[i] = acc * (0.5 * (1.0 + math.erf(x / math.sqrt(2.0))) + x * math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi))
+        g[ob1 + i] += dpre[i]
+    for j in range(d):
+        acc = 0.0
+        for i in range(f):
+            g[oW1 + j * f + i] += r[j] * dpre[i]
+            acc += dpre[i] * th[oW1 + j * f + i]
+        dr[j] += acc
+    for t in range(T + 1):
+        for j in range(d):
+            dX[t, j] = 0.0
+    for j in range(d):
+        dX[T, j] += dr[j]
+    for h in range(H):
+        for c in range(k):
+            acc = 0.0
+            for j in range(d):
+                g[oO + (h * k + c) * d + j] += O[h, c] * dr[j]
+                acc += dr[j] * th[oO + (h * k + c) * d + j]
+            dO[c] = acc
+        dot = 0.0
+        for t in range(T + 1):
+            acc = 0.0
+            for c in range(k):
+                acc += Vh[h, t, c] * dO[c]
+            dS[t] = acc
+            dot += A[h, t] * acc
+        for t in range(T + 1):
+            dS[t] = A[h, t] * (dS[t] - dot) / sq
+        for c in range(k):
+            dq = 0.0
+            for t in range(T + 1):
+                dq += dS[t] * Kh[h, t, c]
+            for j in range(d):
+                g[oQ + (h * d + j) * k + c] += X[T, j] * dq
+                dX[T, j] += dq * th[oQ + (h * d + j) * k + c]
+            for t in range(T + 1):
+                dk = dS[t] * Q[h, c]
+                dv = A[h, t] * dO[c]
+                for j in range(d):
+                    g[oK + (h * d + j) * k + c] += X[t, j] * dk
+                    g[oV + (h * d + j) * k + c] += X[t, j] * dv
+                    dX[t, j] += dk * th[oK + (h * d + j) * k + c] + dv * th[oV + (h * d + j) * k + c]
+    for t in range(T + 1):
+        tok = bits[t] if t < T else 2
+        for j in range(d):
+            g[oE + tok * d + j] += dX[t, j]
+            g[oP + t * d + j] += dX[t, j]
+    return loss
+
+
+@nb.njit(parallel=True, cache=True, error_model="numpy")
+def _train_runs(seeds, theta, T, d, H, k, f, support, batch, steps, lrs, wd, checkpoints, th_at, losses, diverged):  # pragma: no cover
+    o = _offsets(T, d, H, k, f)
+    for r in prange(seeds.shape[0]):
+        n = theta.shape[1]
+        th = theta[r]
+        g, m1, m2 = np.zeros(n), np.zeros(n), np.zeros(n)
+        bits, y = np.empty((batch, T), dtype=np.int64), np.empty(batch)
+        row = np.empty(T + 1, dtype=np.int64)
+        X, Q, Kh, Vh = np.empty((T + 1, d)), np.empty((H, k)), np.empty((H, T + 1, k)), np.empty((H, T + 1, k))
+        A, O, rr, pre, gg, r2 = np.empty((H, T + 1)), np.empty((H, k)), np.empty(d), np.empty(f), np.empty(f), np.empty(d)
+        dX, dr, dpre, dO, dS = np.empty((T + 1, d)), np.empty(d), np.empty(f), np.empty(k), np.empty(T + 1)
+        ci = 0
+        for step in range(steps + 1):
+            if ci < checkpoints.shape[0] and checkpoints[ci] == step:
+                for i in range(n):
+                    th_at[r, ci, i] = th[i]
+                ci += 1
+            if step == steps:
+                break
+            _bits_into(seeds[r], step, T, support, bits, y)
+            g.fill(0.0)
+            loss = 0.0
+            for b in range(batch):
+                for t in range(T):
+                    row[t] = bits[b, t]
+                loss += _grad_one(th, g, row, y[b], T, d, H, k, f, o, X, Q, Kh, Vh, A, O, rr, pre, gg, r2, dX, dr, dpre, dO, dS)
+            losses[r, step] = loss / batch
+            c1 = 1.0 - 0.9 ** (step + 1)
+            c2 = 1.0 - 0.999 ** (step + 1)
+            ok = True
+            for i in range(n):
+                gi = g[i] / batch
+                m1[i] = 0.9 * m1[i] + 0.1 * gi
+                m2[i] = 0.999 * m2[i] + 0.001 * gi * gi
+                th[i] = th[i] * (1.0 - lrs[r] * wd) - lrs[r] * ((m1[i] / c1) / (math.sqrt(m2[i] / c2) + 1e-8))
+                if not abs(th[i]) <= OVERFLOW:
+                    ok = False
+            if not ok:
+                diverged[r] = True
+                break
+
+
+@dataclass(frozen=True)
+class ParityRunsResult:
+    """Runs of :func:`train_parity_runs`: theta (R, size) final parameters, theta_at (R, C, size) at the checkpoints
+    (before that step's update), train_loss (R, steps) the mean batch loss of every step, diverged (R,)."""
+
+    shapes: ParityShapes
+    theta: np.ndarray
+    checkpoints: np.ndarray
+    theta_at: np.ndarray
+    train_loss: np.ndarray
+    diverged: np.ndarray
+    backend: str
+
+
+def train_parity_runs(seeds, T: int, support, steps: int, *, d: int = 16, heads: int = 4, k: int = 4, f: int = 64,
+                      batch: int = 256, lr=1e-3, weight_decay: float = 1e-4, init_scale: float = 0.02, checkpoints=(),
+                      backend: str = "cpu") -> ParityRunsResult:
+    """Streaming AdamW on the sparse parity over ``support`` (T bits), one run per seed: run r starts from
+    init_parity_params(shapes, [seeds[r]], init_scale) and trains at step s on parity_batch(seeds[r], s, T, support,
+    batch).  backend "cpu" (numba, prange over runs) or "reference" (numpy)."""
+    seeds = validate_seeds(seeds)
+    T = require_int("T", T, min_value=2, max_value=62)
+    support = _check_support(support, T)
+    steps = require_int("steps", steps, min_value=0, max_value=10**7)
+    d = require_int("d", d, min_value=1, max_value=512)
+    heads = require_int("heads", heads, min_value=1, max_value=64)
+    k = require_int("k", k, min_value=1, max_value=512)
+    f = require_int("f", f, min_value=1, max_value=4096)
+    batch = require_int("batch", batch, min_value=1, max_value=10**6)
+    runs = len(seeds)
+    lrs = per_run_reals("lr", lr, runs, lo=0.0, hi=10.0, lo_open=True)
+    wd = float(per_run_reals("weight_decay", weight_decay, 1, lo=0.0, hi=1e3)[0])
+    scale = float(per_run_reals("init_scale", init_scale, 1, lo=0.0, hi=1e3)[0])
+    cks = validate_checkpoints(checkpoints, steps)
+    if backend not in ("cpu", "reference"):
+        raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    shp = ParityShapes(T, d, heads, k, f)
+    C = len(cks)
+    require_recording_memory(8 * runs * (shp.size * (C + 1) + steps), f"{runs} runs x {C} checkpoints")
+    require_memory("batch", batch, 8 * batch * (T + 1) * (d + 3 * heads * k) * (1 if backend == "cpu" else 8), what="the batch")
+    theta = init_parity_params(shp, seeds, scale)
+    th_at = np.zeros((runs, C, shp.size))
+    losses = np.full((runs, steps), np.nan)
+    diverged = np.zeros(runs, dtype=np.bool_)
+    if backend == "cpu":
+        _train_runs(seeds, theta, T, d, heads, k, f, support, batch, steps, lrs, wd, cks, th_at, losses, diverged)
+    else:
+        pos = {int(c): i for i, c in enumerate(cks)}
+        for r in range(runs):
+            th = theta[r]
+            m1, m2 = np.zeros(shp.size), np.zeros(shp.size)
+            for step in range(steps + 1):
+                if step in pos:
+                    th_at[r, pos[step]] = th
+                if step == steps:
+                    break
+                bits, y = parity_batch_reference(int(seeds[r]), step, T, support, batch)
+                losses[r, step], gr = loss_and_grad_reference(th, shp, bits, y)
+                m1 = 0.9 * m1 + 0.1 * gr
+                m2 = 0.999 * m2 + 0.001 * gr * gr
+                th = th * (1.0 - lrs[r] * wd) - lrs[r] * ((m1 / (1.0 - 0.9 ** (step + 1))) / (np.sqrt(m2 / (1.0 - 0.999 ** (step + 1))) + 1e-8))
+                if not np.all(np.abs(th) <= OVERFLOW):
+                    diverged[r] = True
+                    break
+            theta[r] = th
+    return ParityRunsResult(shp, theta, cks, th_at, losses, diverged, backend)
+
+
+def evaluate_parity(theta: np.ndarray, shp: ParityShapes, bits: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """(accuracy, mean logistic loss) of one run's parameters on (bits, y) (numpy forward)."""
+    return _accuracy_and_loss(theta, shp, bits, y)
