@@ -36,15 +36,20 @@ not once per bit.  The last round holds the tile's top bits, so its writes to de
 consecutive too.  Shared-memory addresses are XOR-swizzled (:data:`SWIZZLE_MASKS`) so that no access
 pattern has bank conflicts for T in 11..13 and cb in {0, 2}.
 
-Measured on an H100 (benchmarks/gpu_runs/2026-11-27-h100-wht-run3.json; python -m benchmarks.gpu_check):
-n = 30 float64 in 31.0 ms, 4.86x a device-to-device copy of the 8 GiB (6.4 ms), int64 5.07x, both bit for
-bit equal to the CPU twin; the tiled three-pass schedule took 5.99x on the same machine type the same
-morning (2026-11-27-h100-wht-run2.log).  The issue's target, 2.5x, is not reached: each pass takes about
-2.4 copies.  The kernels use 96-126 registers per thread (the radix-16 consumer holds 16 entries), so
-only 2 blocks of 256 threads fit per SM; capping registers at 64 or 80 spills to local memory and is
-slower (6.8x, 5.4x), and 512 threads per block do not fit at all.  Left to try: a radix-8 consumer with
-a 13-bit tile (needs the >48 KiB dynamic shared memory opt-in, which numba-cuda 0.30 does not expose),
-the consumer in a separate lighter kernel region, 128-bit loads.
+Measured on an H100 (benchmarks/gpu_runs/2026-11-27-h100-wht-run3.json; python -m benchmarks.gpu_check),
+with this schedule as of commit 055ae1a: n = 30 float64 in 31.0 ms, 4.86x a device-to-device copy of the
+8 GiB (6.4 ms), int64 5.07x, both bit for bit equal to the CPU twin; the tiled three-pass schedule took
+5.99x on the same machine type the same morning (2026-11-27-h100-wht-run2.log).  The issue's target, 2.5x,
+was not reached: each pass took about 2.4 copies.  The kernels used 96-126 registers per thread (the
+radix-16 consumer holds 16 entries), so 2 blocks of 256 threads fit per SM; capping registers at 64 or 80
+spilled to local memory and was slower (6.8x, 5.4x), and 512 threads per block did not fit.  A count of
+the instructions then pointed at the index arithmetic: every shared-memory access computed its swizzled
+address (four popcounts) and every device-memory access its offset, all in 64-bit integers, about 25
+integer operations per entry and round, about 10^11 per pass, comparable with the GPU's integer
+throughput over a copy's time.  Since then both maps are applied through their XOR-linearity (once per
+thread or butterfly, plus a compile-time constant per entry); the simulator checks the results bit for
+bit, the GPU has not timed it yet.  Other leads: a radix-8 consumer with a 13-bit tile (needs the
+dynamic shared-memory opt-in above 48 KiB, which numba-cuda 0.30 does not expose), 32-bit tile indices.
 
 Every pass, round and radix step applies the bits in ascending order, and a radix-2^w step applies its
 w stages in ascending order too, so each entry goes through the same additions and subtractions, in the
@@ -212,12 +217,12 @@ def _pass_kernel(dtype, T: int, cb: int, R: int, tpb: int, max_registers: int | 
         def mid(sh, tid):  # pragma: no cover - compiled
             x = cuda.local.array(8, nbtype)
             for k in range((size >> w) // tpb):
-                b = spread(tid + k * tpb, p, w)
+                sb = swz(spread(tid + k * tpb, p, w))
                 for j in range(1 << w):
-                    x[j] = sh[swz(b | (j << p))]
+                    x[j] = sh[sb ^ swz(j << p)]  # swz is XOR-linear; swz(j << p) folds to a constant
                 bfw(x)
                 for j in range(1 << w):
-                    sh[swz(b | (j << p))] = x[j]
+                    sh[sb ^ swz(j << p)] = x[j]
             cuda.syncthreads()
         return mid
 
@@ -242,27 +247,33 @@ def _pass_kernel(dtype, T: int, cb: int, R: int, tpb: int, max_registers: int | 
         x = cuda.local.array(16, nbtype)
         if single:
             for k in range((size >> w0) // tpb):
-                b = spread(tid + k * tpb, p0, w0)
+                ob = base + offset(spread(tid + k * tpb, p0, w0), lo)
                 for j in range(1 << w0):
-                    x[j] = a[base + offset(b | (j << p0), lo)]
+                    x[j] = a[ob + offset(j << p0, lo)]
                 bf0(x)
                 for j in range(1 << w0):
-                    a[base + offset(b | (j << p0), lo)] = x[j]
+                    a[ob + offset(j << p0, lo)] = x[j]
             return
+        # index arithmetic once per thread or item: offset and swz are XOR-linear and tid < tpb, so the entry
+        # tid + m tpb sits at offset(tid) + offset(m tpb) and swz(tid) ^ swz(m tpb), m tpb a constant
+        ot = base + offset(tid, lo)
+        st = swz(tid)
         for c in range(batches):  # consecutive threads, consecutive addresses; all loads of a batch first
             for k in range(chunk):
-                x[k] = a[base + offset(tid + (c * chunk + k) * tpb, lo)]
+                x[k] = a[ot + offset((c * chunk + k) * tpb, lo)]
             for k in range(chunk):
-                sh[swz(tid + (c * chunk + k) * tpb)] = x[k]
+                sh[st ^ swz((c * chunk + k) * tpb)] = x[k]
         cuda.syncthreads()
         middle(sh, tid)
         for k in range((size >> wl) // tpb):  # last round: the top bits, back to device memory
             u = tid + k * tpb
+            su = swz(u)
+            ou = base + offset(u, lo)
             for j in range(1 << wl):
-                x[j] = sh[swz(u | (j << pl))]
+                x[j] = sh[su ^ swz(j << pl)]
             bfl(x)
             for j in range(1 << wl):
-                a[base + offset(u | (j << pl), lo)] = x[j]
+                a[ou + offset(j << pl, lo)] = x[j]
 
     @_device
     def consume(a, base, lo, c, tid):  # pragma: no cover - compiled
