@@ -28,6 +28,7 @@ from kernels.training import train_two_layer
 from kernels.training.two_layer import init_two_layer
 
 from ..blocks import seed_blocks
+from ..plotdata import thin_curve
 from ..registry import Context, Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from .recovery import clopper_pearson
@@ -655,8 +656,8 @@ def check_figure_5_2_center(st: InitStatement, p, ctx) -> Verdict:
         series = []
         for i in range(min(3, p["inits"])):
             for j in range(p["streams"]):
-                series.append({"label": f"init {i}" if j == 0 else None, "x": g.steps[1:].tolist(),
-                               "y": g.loss[i, j, 1:].tolist(), "style": colors[i] + "-"})
+                series.append(dict(thin_curve(g.steps[1:], g.loss[i, j, 1:]), label=f"init {i}" if j == 0 else None,
+                                   style=colors[i] + "-"))
         ev.plots.append({"title": f"Fig. 5.2 (center) re-run: ({p['n']}, 3)-parity, B = {p['batch']}, eta = {p['lr']:g}: "
                                   f"{p['streams']} data streams per init", "xlabel": "SGD step t",
                          "ylabel": "batch hinge loss", "series": series})

@@ -18,6 +18,7 @@ import numpy as np
 from kernels.activations import Activation
 from kernels.training import train_two_layer
 
+from ..plotdata import thin_curve
 from ..registry import Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from .figures_b_curves import _seeds
@@ -343,16 +344,16 @@ def _b9_plots(pr: ProgressRuns, arch: str, width: int, B: int, lr: float, n: int
     name = f"{'sine neuron' if arch == 'sine' else f'width-{width} ReLU MLP'}, B = {B}, eta = {lr:g}, ({n}, {k})"
     xs, bl = f["batch_loss"]
     loss = {"title": f"Fig. B.9 re-run: loss, {name}", "xlabel": "SGD step t", "ylabel": "hinge loss",
-            "series": [{"label": f"batch loss (window {16 if B == 1 else 4 if B == 4 else 1})", "x": xs.tolist(),
-                        "y": bl.tolist(), "style": "-"},
-                       {"label": "population loss (exact)" if arch == "sine" else "held-out loss (2048 samples)",
-                        "x": f["steps"].tolist(), "y": f["loss"].tolist(), "style": "k-"}]}
+            "series": [dict(thin_curve(xs, bl), label=f"batch loss (window {16 if B == 1 else 4 if B == 4 else 1})",
+                            style="-"),
+                       dict(thin_curve(f["steps"], f["loss"]),
+                            label="population loss (exact)" if arch == "sine" else "held-out loss (2048 samples)", style="k-")]}
     traj = f["weights"] if arch == "sine" else f["movement"]
-    series = [{"label": ("relevant w_i (i in S)" if arch == "sine" else "relevant max_j |dW_ij|") if i == 0 else
-               ("irrelevant" if i == k else None), "x": f["steps"].tolist(), "y": traj[:, i].tolist(),
-               "style": "b-" if i < k else "c-"} for i in range(n)]
-    series += [{"label": "rho = ||W_t - W_0||_inf", "x": f["steps"].tolist(), "y": f["rho"].tolist(), "style": "r-"},
-               {"label": "rho of the noise run", "x": f["steps"].tolist(), "y": f["rho_noise"].tolist(), "style": "r--"}]
+    series = [dict(thin_curve(f["steps"], traj[:, i]),
+                   label=("relevant w_i (i in S)" if arch == "sine" else "relevant max_j |dW_ij|") if i == 0 else
+                   ("irrelevant" if i == k else None), style="b-" if i < k else "c-") for i in range(n)]
+    series += [dict(thin_curve(f["steps"], f["rho"]), label="rho = ||W_t - W_0||_inf", style="r-"),
+               dict(thin_curve(f["steps"], f["rho_noise"]), label="rho of the noise run", style="r--")]
     wts = {"title": f"Fig. B.9 re-run: weights and rho, {name}", "xlabel": "SGD step t",
            "ylabel": "w_t" if arch == "sine" else "movement |W_t - W_0| per coordinate", "series": series}
     return [loss, wts]
