@@ -115,6 +115,20 @@ def validate_checkpoints(checkpoints, steps: int) -> np.ndarray:
     return np.ascontiguousarray(cks)
 
 
+def validate_adamw_run_args(lr, weight_decay, init_scale, checkpoints, steps: int, runs: int, backend: str):
+    """The arguments every AdamW transformer trainer checks the same way (induction, ngram_heads,
+    parity_transformer, induction_priors): per-run rates ``lr`` in (0, 10], one ``weight_decay`` and one
+    ``init_scale`` in [0, 1000], checkpoints (see validate_checkpoints), backend 'cpu' or 'reference'.
+    Returns (lrs, weight_decay, init_scale, checkpoints); ValueError naming the argument otherwise."""
+    lrs = per_run_reals("lr", lr, runs, lo=0.0, hi=10.0, lo_open=True)
+    wd = float(per_run_reals("weight_decay", weight_decay, 1, lo=0.0, hi=1e3)[0])
+    scale = float(per_run_reals("init_scale", init_scale, 1, lo=0.0, hi=1e3)[0])
+    cks = validate_checkpoints(checkpoints, steps)
+    if backend not in ("cpu", "reference"):
+        raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    return lrs, wd, scale, cks
+
+
 def use_serial(runs: int, work: float) -> bool:
     """True when the CPU twin should loop over the runs serially (one run, or little work in all)."""
     return runs == 1 or work < SERIAL_WORK

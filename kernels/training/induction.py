@@ -38,6 +38,7 @@ from . import _induction_cpu
 from ._common import (
     per_run_reals,
     require_recording_memory,
+    validate_adamw_run_args,
     validate_checkpoints,
     validate_seeds,
 )
@@ -521,12 +522,7 @@ def train_transformer_runs(seeds, k: int, d: int, t: int, steps: int, *, layers:
     layers = require_int("layers", layers, min_value=1, max_value=8)
     batch = require_int("batch", batch, min_value=1, max_value=100_000)
     runs = len(seeds)
-    lrs = per_run_reals("lr", lr, runs, lo=0.0, hi=10.0, lo_open=True)
-    wd = float(per_run_reals("weight_decay", weight_decay, 1, lo=0.0, hi=1e3)[0])
-    scale = float(per_run_reals("init_scale", init_scale, 1, lo=0.0, hi=1e3)[0])
-    cks = validate_checkpoints(checkpoints, steps)
-    if backend not in ("cpu", "reference"):
-        raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    lrs, wd, scale, cks = validate_adamw_run_args(lr, weight_decay, init_scale, checkpoints, steps, runs, backend)
     shapes = _tf_shapes(k, d, t, layers)
     n = sum(a * b for _, (a, b) in shapes)
     C = len(cks)

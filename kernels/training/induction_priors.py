@@ -32,7 +32,7 @@ from numba.extending import register_jitable
 from kernels._checks import require_int, require_memory
 
 from ..rng import counter_u64, counter_u64_ref, unit_double, unit_double_ref
-from ._common import OVERFLOW, per_run_reals, require_recording_memory, validate_checkpoints, validate_seeds
+from ._common import OVERFLOW, require_recording_memory, validate_adamw_run_args, validate_seeds
 from ._induction_cpu import _categorical, _stationary_into, transformer_loss_grad_seq
 from .induction import TransformerRunsResult, _tf_shapes, _tf_unpack, init_transformer, train_transformer
 
@@ -269,12 +269,7 @@ def train_transformer_prior_runs(seeds, k: int, d: int, t: int, steps: int, code
     layers = require_int("layers", layers, min_value=1, max_value=8)
     codes = _validate_codes(codes)
     runs = len(seeds)
-    lrs = per_run_reals("lr", lr, runs, lo=0.0, hi=10.0, lo_open=True)
-    wd = float(per_run_reals("weight_decay", weight_decay, 1, lo=0.0, hi=1e3)[0])
-    scale = float(per_run_reals("init_scale", init_scale, 1, lo=0.0, hi=1e3)[0])
-    cks = validate_checkpoints(checkpoints, steps)
-    if backend not in ("cpu", "reference"):
-        raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    lrs, wd, scale, cks = validate_adamw_run_args(lr, weight_decay, init_scale, checkpoints, steps, runs, backend)
     shapes = _tf_shapes(k, d, t, layers)
     n = sum(a * b for _, (a, b) in shapes)
     C = len(cks)

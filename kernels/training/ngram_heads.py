@@ -24,7 +24,7 @@ import numpy as np
 from kernels._checks import require_int, require_memory
 
 from . import _ngram_heads_cpu
-from ._common import per_run_reals, require_recording_memory, validate_checkpoints, validate_seeds
+from ._common import require_recording_memory, validate_adamw_run_args, validate_seeds
 from .induction import TransformerRunsResult
 
 __all__ = ["init_multihead", "multihead_logits", "multihead_loss_grad", "ngram_batch", "train_multihead", "train_multihead_runs"]
@@ -208,12 +208,7 @@ def train_multihead_runs(seeds, k: int, d: int, t: int, steps: int, *, heads: in
         raise ValueError(f"argument 'order' gives k^(order-1) = {k ** (order - 1)} contexts, more than 256")
     batch = require_int("batch", batch, min_value=1, max_value=100_000)
     runs = len(seeds)
-    lrs = per_run_reals("lr", lr, runs, lo=0.0, hi=10.0, lo_open=True)
-    wd = float(per_run_reals("weight_decay", weight_decay, 1, lo=0.0, hi=1e3)[0])
-    scale = float(per_run_reals("init_scale", init_scale, 1, lo=0.0, hi=1e3)[0])
-    cks = validate_checkpoints(checkpoints, steps)
-    if backend not in ("cpu", "reference"):
-        raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    lrs, wd, scale, cks = validate_adamw_run_args(lr, weight_decay, init_scale, checkpoints, steps, runs, backend)
     shapes = _shapes(k, d, t, layers, heads)
     n = sum(a * b for _, (a, b) in shapes)
     C = len(cks)

@@ -37,7 +37,7 @@ from numba import prange
 from kernels._checks import require_int, require_memory
 
 from ..rng import counter_u64, counter_u64_array
-from ._common import OVERFLOW, per_run_reals, require_recording_memory, validate_checkpoints, validate_seeds
+from ._common import OVERFLOW, require_recording_memory, validate_adamw_run_args, validate_seeds
 
 __all__ = ["ParityRunsResult", "ParityShapes", "init_parity_params", "loss_and_grad_reference", "parity_batch",
            "parity_batch_reference", "parity_logits", "train_parity_runs"]
@@ -420,12 +420,7 @@ def train_parity_runs(seeds, T: int, support, steps: int, *, d: int = 16, heads:
     f = require_int("f", f, min_value=1, max_value=4096)
     batch = require_int("batch", batch, min_value=1, max_value=10**6)
     runs = len(seeds)
-    lrs = per_run_reals("lr", lr, runs, lo=0.0, hi=10.0, lo_open=True)
-    wd = float(per_run_reals("weight_decay", weight_decay, 1, lo=0.0, hi=1e3)[0])
-    scale = float(per_run_reals("init_scale", init_scale, 1, lo=0.0, hi=1e3)[0])
-    cks = validate_checkpoints(checkpoints, steps)
-    if backend not in ("cpu", "reference"):
-        raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    lrs, wd, scale, cks = validate_adamw_run_args(lr, weight_decay, init_scale, checkpoints, steps, runs, backend)
     shp = ParityShapes(T, d, heads, k, f)
     C = len(cks)
     require_recording_memory(8 * runs * (shp.size * (C + 1) + steps), f"{runs} runs x {C} checkpoints")
