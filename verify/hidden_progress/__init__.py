@@ -29,6 +29,8 @@ Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modu
 * ``sgd_progress``     E32, E34  hidden-progress measure of a sine neuron (B.3.3), grokking (B.3.5)
 * ``figures_b``        E27, E30  figure re-runs: Fig. B.12 (noisy parities), Fig. 5.2 left (t_c histograms)
                              and center (t_c depends on the initialisation)
+* ``figures_b_arch``   E30      figure re-runs over the architecture settings (i)-(xv): Figs. B.3, B.4 (t_c
+                             and converged % per architecture, k, B) and B.5 (scaling fits c, alpha)
 """
 
 SOURCE = "thesis_ch5"
