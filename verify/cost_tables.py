@@ -194,6 +194,20 @@ ESTIMATES: dict[str, Estimate] = {
                                                + F8 * p["batch"] * (p["n"] + 3 * p["width"])),
         "(inits x streams, steps / 10) loss curves, states and batch arrays",
         {"inits": "lin", "streams": "lin", "n": "lin", "width": "lin", "batch": "lin", "steps": "lin"}, free=("lr",)),
+    # figures_b_arch: one cell (setting, n, k, B) at a time: (runs, P) float32 states (4 copies) and (runs, B, n + 3
+    # width) batch arrays, width up to 1000 ((iii), (vi)); time ~ cells x rates x runs x cap x n (the capped runs of
+    # the rate search dominate; the cost of one step, which grows with B and the width, is not modelled: the gpu
+    # tier's B up to 1024 and width 1000 make it ~10^2 x slower on CPU than this says)
+    "thesis_ch5.figure_B.3_B.4": E(
+        lambda p: _arch_memory(p, [p["n"]]), "(runs, P) states and (runs, B, n + 3 width) batch arrays of one cell",
+        work=lambda p: _arch_work(p, [p["n"]]),
+        work_params=("n", "ks", "settings", "batches", "lrs", "runs", "cap"), memory_params=("n", "settings", "batches"),
+        free=("screen", "eval_every", "n_eval")),
+    "thesis_ch5.figure_B.5": E(
+        lambda p: _arch_memory(p, _ints(p["ns"])), "(runs, P) states and (runs, B, n + 3 width) batch arrays of one cell",
+        work=lambda p: _arch_work(p, _ints(p["ns"])),
+        work_params=("ns", "ks", "settings", "batches", "lrs", "runs", "cap"), memory_params=("ns", "settings", "batches"),
+        free=("screen", "eval_every", "n_eval")),
     # ---- thesis_ch6 ------------------------------------------------------------------------------------
     # popcounts(n) as int64 over 2^n and m sampled indices per resample
     "thesis_ch6.assumption_6.2": E(lambda p: cube(p["n"], 2 * F8), "popcounts(n) int64 over 2^n and sampled parities",
@@ -293,6 +307,23 @@ ESTIMATES.update({
 })
 
 # ---- issue 19 audit, part B: thesis_ch4, thesis_ch5 ----
+def _arch_width(p) -> int:
+    """Largest hidden width of the settings of thesis_ch5.figure_B.* (figures_b_arch): 1000, 100, 10 or k."""
+    names = {v.strip() for v in str(p["settings"]).split(",")}
+    return 1000 if names & {"iii", "vi"} else 100 if names & {"ii", "v"} else 10 if names & {"i", "iv"} else 16
+
+
+def _arch_memory(p, ns) -> float:
+    n, w, B = max(ns), _arch_width(p), max(_ints(p["batches"]))
+    return p["runs"] * (4 * F8 * (n * w + 2 * w + 1) + F8 * B * (n + 3 * w) + 4 * F8)
+
+
+def _arch_work(p, ns) -> float:
+    cells = len(ns) * len(_ints(p["ks"])) * len([v for v in str(p["settings"]).split(",") if v.strip()])
+    bs = _ints(p["batches"])
+    return cells * len(bs) * len(str(p["lrs"]).split(",")) * p["runs"] * p["cap"] * max(ns)
+
+
 def _nums(text, cast=int) -> list:
     """The items of a comma-separated list parameter ('' -> []; unparseable items skipped)."""
     out = []

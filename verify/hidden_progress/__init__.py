@@ -33,6 +33,8 @@ Catalog: thesis_ch5_hidden_progress.md (not shipped; see docs/sources.md).  Modu
                              batch-1 SGD), Fig. B.13 (polynomial-activation MLPs)
 * ``figures_b_trajectories`` E32  Fig. B.9 (weight trajectories and rho at several B, a width-10 MLP)
 * ``figures_b_assorted`` E30  Fig. B.2 (assorted training curves; the transformer panels are not re-run)
+* ``figures_b_arch``   E30      figure re-runs over the architecture settings (i)-(xv): Figs. B.3, B.4 (t_c
+                             and converged % per architecture, k, B) and B.5 (scaling fits c, alpha)
 """
 
 SOURCE = "thesis_ch5"
