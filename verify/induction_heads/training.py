@@ -303,8 +303,8 @@ def check_empirical_phases(statement: MinimalPhases, p, ctx) -> Verdict:
     ----------
     The softmax variant of (8.8) (catalog pitfall 11): logits beta sum_t' att_{p,t'} e_{x_t'}, layer-2
     scores e_{x_p}^T W h_t', h_s = sum_r softmax_r(v) e_{x_{s-r+1}}, init W = 0, v = 0, beta = 0 (the
-    uniform predictor); Adam (lr as given), batch 64, cross-entropy on all positions; k = 2; t smaller
-    than the thesis's 100 (CPU budget).
+    uniform predictor); Adam (lr as given), batch 64, cross-entropy on all positions; k = 2; at the quick
+    and full tiers t smaller than the thesis's 100 (CPU budget; the gpu tier runs t = 100).
 
     Source
     ------
