@@ -512,7 +512,7 @@ def check_thm_5_8(statement: SgdGuarantee, p, ctx) -> Verdict:
     Quick tier: a smoke test of what the full tier shows, on four sizes (2x2x1, 2x3x1, 3x2x1, 2x2x4) with 30
     runs each (full: seven sizes, 100 runs); it asserts the same parts and rejects every mutant (at-0.07T at
     2x3x1, unnormalised-c at 3x2x1), but does not make the prod sign < 0 runs of the report table (reported
-    only, at the full tier).  Its cost (~4 CPU s) is the training at the theorem's horizon, mostly 3x2x1
+    only, at the full tier).  Its cost (~5 CPU s) is the training at the theorem's horizon, mostly 3x2x1
     (T = 447,759, ~1.8 s), which unnormalised-c needs; the Clopper-Pearson bounds of the sharpness search are
     cached across statements.
     """
