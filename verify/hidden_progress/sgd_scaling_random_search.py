@@ -391,7 +391,7 @@ def _bootstrap_stat(tc, boot: int, rng: np.random.Generator, stat) -> np.ndarray
                                          "s(r_max)/s(r_min), ~0.35 at full): rejected where that end exceeds 0.2",
                replace(_WIDTH_PRINTED, variance_max=0.2), near_boundary=True, part="variance", origin="second-reader"),
         Mutant("no-early-near-boundary", "early-success bound 0.293 -> 0.04 (beyond the sharpness, the largest 99% "
-                                         "upper bound over widths: 0.246 with 1/24 at quick, ~0.064 with 1/100 at full)",
+                                         "upper bound over widths: 0.250 with 0/16 at quick, ~0.064 with 1/100 at full)",
                replace(_WIDTH_PRINTED, early_max=0.04), near_boundary=True, part="no-early", origin="second-reader"),
     ],
     parts=[
@@ -422,7 +422,7 @@ def _bootstrap_stat(tc, boot: int, rng: np.random.Generator, stat) -> np.ndarray
         Param("dtype", str, choices=("float32", "float64"), doc="arithmetic of the training engine"),
     ],
     tiers={
-        "quick": {"n": 12, "k": 3, "widths": "10,100,1000", "runs": 24, "steps": 20_000, "lr": 0.1, "batch": 128,
+        "quick": {"n": 12, "k": 3, "widths": "10,100,1000", "runs": 16, "steps": 20_000, "lr": 0.1, "batch": 128,
                   "eval_every": 10, "boot": 2000, "dtype": "float32"},
         # every parameter pinned: the full tier must not follow changes of the quick dict
         "full": {"n": 30, "k": 3, "widths": "10,100,1000", "runs": 100, "steps": 100_000, "lr": 0.1, "batch": 128,
@@ -450,7 +450,7 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     every 10 steps (the protocol stride: t_c ~ 10^3 here, so the grid's 1% rounding is immaterial),
     convergence = 100% held-out accuracy), widths r in {10, 100, 1000} >= k (the r < k, 55%-accuracy
     runs of the figure are not reproduced).  Full tier: (30, 3), 100 seeds per width; quick tier:
-    (12, 3), 24 seeds.
+    (12, 3), 16 seeds.
 
     Source
     ------
@@ -468,7 +468,7 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     relative spread s(r) = sd(log t_c) (scale-free, ~ sd/mean, weighted towards the upper tail)
     satisfies s(r_max)/s(r_min) < 1 with the bootstrap interval's upper end < 1 (with (1): width
     "mainly" reduces variance; sd(log) rather than IQR/median because with 24 runs at the quick
-    tier the IQR's interval is too wide to decide, a quartile being an order statistic of ~6 runs);
+    tier the IQR's interval is too wide to decide, a quartile being an order statistic of ~4-6 runs);
     (3) no early successes: at every width the one-sided 99% Clopper-Pearson upper bound on
     P(t_c <= median/2) is below 1 - 2^{-1/2} ~ 0.293, the value of any geometric (memoryless)
     success time in the continuum limit (exact value for the random search of
@@ -508,15 +508,19 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     0.16, 0.094 (ratio 0.28 [0.24, 0.34]; 0.35 before the engine pinned BLAS to one thread, 2026-11-27); IQR/median 0.40, 0.19, 0.12; p90/median 1.58, 1.22, 1.12; the longest run 3800, 1680,
     1290 steps.  Runs below half the median: 1, 0, 0 of 100 (random search: ~29%).  Random search with
     r copies would need 406, 41 and 4.6 rounds on average.
-    Quick tier ((12, 3), 24 runs per width; (20, 3) until 2026-11, > 500 CPU s, now about 260): a smoke
-    test of what the full tier shows, with the same protocol on a smaller n.  It reproduces the verdict
-    and rejects all 4 mutants: median t_c 650, 360, 380 at r = 10, 100, 1000, R = 0.58 [0.459, 0.633]
-    (no-speedup sharpness 0.1/0.459 = 0.22); sd(log t_c) 0.274 -> 0.059, ratio 0.21 [0.14, 0.346]
-    (variance sharpness 0.35).  It can no longer show the no-early part with a margin: 1/24 runs at
-    r = 10 fall below half the median (99% upper bound 0.246 against 0.293: sharpness 0.84, against
-    0.60 with 0/24 at (20, 3)), so this part may flip at quick under small changes of the engine or the
-    seeds; the full tier (1/100, bound ~0.064) is what shows it.  At n = 12 random search is not slow
-    (C(12, 3) = 220: 22 rounds with r = 10 copies against SGD's 650 steps), so the quick tier shows only
+    Quick tier ((12, 3), 16 runs per width, the first 16 of the 24 run until 2026-11-27 (13 s); (20, 3)
+    until 2026-11, > 500 CPU s): a smoke test of what the full tier shows, with the same protocol on a
+    smaller n and the fewest runs the parameter allows.  Its cost is the width-1000 runs (~9 CPU s on an
+    idle core; per step ~100x a width-10 run), which the 100x width range of the statement needs.  It
+    reproduces the verdict and rejects all 4 mutants: median t_c 720, 370, 365 at r = 10, 100, 1000,
+    R = 0.51 [0.416, 0.615] (no-speedup sharpness 0.1/0.416 = 0.24); sd(log t_c) 0.225 -> 0.053, ratio
+    0.23 [0.16, 0.33] (variance sharpness 0.33).  It cannot show the no-early part with a margin: 0/16
+    runs fall below half the median at every width (99% upper bound 0.250 against 0.293: sharpness 0.85;
+    0.246 with 1/24 at 24 runs), and one early run would flip it (1/16: bound 0.35), so this part may
+    flip at quick under small changes of the engine or the seeds; the full tier (1/100, bound ~0.064) is
+    what shows it.  Narrower widths are no cheaper way: r = 4, 40, 400 leaves width-4 runs censored
+    (not reproduced), r = 10, 100, 300 covers a 30x range only.  At n = 12 random search is not slow
+    (C(12, 3) = 220: 22 rounds with r = 10 copies against SGD's 720 steps), so the quick tier shows only
     the width dependence (R far from 1/r), not SGD's advantage over random search.
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)

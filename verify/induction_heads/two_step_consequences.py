@@ -72,11 +72,16 @@ def _e3_ratio(x, W2, v2):
 
 @functools.cache
 def _e57_holds(j: int) -> bool:
-    """(E.57) as an unnormalised integral, symbolically (cached: every statement of the claim shares it)."""
+    """(E.57) as an unnormalised integral, symbolically (cached: every statement of the claim shares it).
+
+    The integrand is a polynomial in a with rational coefficients: its exact antiderivative (sympy Poly) is
+    evaluated at the symbolic bounds 1/2 +- eps, and the difference to the closed form is expanded, which is
+    0 iff the two polynomials in eps are identical (an exact test, ~30x faster than sp.integrate + simplify)."""
     e, a = sp.symbols("epsilon a", positive=True)
-    I = sp.integrate((a - HALF) * (2 * a - 1) ** (j - 1), (a, HALF - e, HALF + e))
+    F = sp.Poly((a - HALF) * (2 * a - 1) ** (j - 1), a).integrate()
+    I = F.eval(HALF + e) - F.eval(HALF - e)
     want = 0 if j % 2 else sp.Integer(4) ** (j // 2) * e ** (j + 1) / (j + 1)
-    return bool(sp.simplify(I - want) == 0)
+    return bool(sp.expand(I - want) == 0)
 
 
 @functools.lru_cache(maxsize=64)
