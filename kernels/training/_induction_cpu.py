@@ -203,6 +203,24 @@ def minimal_loss_grad(xb, k, W, v, beta, a1, H, a2, mix, dH, da1, dW, dv):  # pr
 
 
 @register_jitable
+def adamw_step(theta, m, v2, g, lr, wd, step):  # pragma: no cover - compiled
+    """One AdamW step (beta 0.9 / 0.999, eps 1e-8, decoupled weight decay ``wd``) at 0-based ``step``, in
+    place on flat arrays; False when an entry leaves [-OVERFLOW, OVERFLOW] or is NaN.  Shared by the
+    transformer trainers (induction, ngram_heads, induction_priors), which must stay bit for bit equal to
+    their numpy references: keep the arithmetic exactly as written."""
+    c1 = 1.0 - 0.9 ** (step + 1)
+    c2 = 1.0 - 0.999 ** (step + 1)
+    ok = True
+    for i in range(theta.shape[0]):
+        m[i] = 0.9 * m[i] + 0.1 * g[i]
+        v2[i] = 0.999 * v2[i] + 0.001 * g[i] ** 2
+        theta[i] = theta[i] * (1.0 - lr * wd) - lr * ((m[i] / c1) / (math.sqrt(v2[i] / c2) + 1e-8))
+        if not abs(theta[i]) <= OVERFLOW:
+            ok = False
+    return ok
+
+
+@register_jitable
 def _adam(p, m, s, g, lr, c1, c2):  # pragma: no cover - compiled
     """In-place Adam on flat arrays; returns False when an entry leaves [-OVERFLOW, OVERFLOW] or is NaN."""
     ok = True
@@ -450,16 +468,7 @@ def _train_tf_one(seed, theta, k, d, t, L, steps, batch, lr, wd, checkpoints, th
         for b in range(batch):
             loss += transformer_loss_grad_seq(theta, g, xb[b], k, d, t, L, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs)
         losses[step] = loss
-        c1 = 1.0 - 0.9 ** (step + 1)
-        c2 = 1.0 - 0.999 ** (step + 1)
-        ok = True
-        for i in range(n):
-            m[i] = 0.9 * m[i] + 0.1 * g[i]
-            v2[i] = 0.999 * v2[i] + 0.001 * g[i] ** 2
-            theta[i] = theta[i] * (1.0 - lr * wd) - lr * ((m[i] / c1) / (math.sqrt(v2[i] / c2) + 1e-8))
-            if not abs(theta[i]) <= OVERFLOW:
-                ok = False
-        if not ok:
+        if not adamw_step(theta, m, v2, g, lr, wd, step):
             return True
     return False
 

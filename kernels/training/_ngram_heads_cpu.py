@@ -33,8 +33,7 @@ from numba import prange
 from numba.extending import register_jitable
 
 from ..rng import counter_u64, unit_double
-from ._common import OVERFLOW
-from ._induction_cpu import _categorical, _stationary_into, readout_loss_grad
+from ._induction_cpu import _categorical, _stationary_into, adamw_step, readout_loss_grad
 
 __all__ = ["ngram_batch_jit", "train_runs"]
 
@@ -230,16 +229,7 @@ def _train_one(seed, theta, k, order, d, t, L, H, steps, batch, lr, wd, checkpoi
         for b in range(batch):
             loss += mh_loss_grad_seq(theta, g, xb[b], k, d, t, L, H, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs)
         losses[step] = loss
-        c1 = 1.0 - 0.9 ** (step + 1)
-        c2 = 1.0 - 0.999 ** (step + 1)
-        ok = True
-        for i in range(n):
-            m[i] = 0.9 * m[i] + 0.1 * g[i]
-            v2[i] = 0.999 * v2[i] + 0.001 * g[i] ** 2
-            theta[i] = theta[i] * (1.0 - lr * wd) - lr * ((m[i] / c1) / (math.sqrt(v2[i] / c2) + 1e-8))
-            if not abs(theta[i]) <= OVERFLOW:
-                ok = False
-        if not ok:
+        if not adamw_step(theta, m, v2, g, lr, wd, step):
             return True
     return False
 

@@ -32,8 +32,8 @@ from numba.extending import register_jitable
 from kernels._checks import require_int, require_memory
 
 from ..rng import counter_u64, counter_u64_ref, unit_double, unit_double_ref
-from ._common import OVERFLOW, require_recording_memory, validate_adamw_run_args, validate_seeds
-from ._induction_cpu import _categorical, _stationary_into, transformer_loss_grad_seq
+from ._common import require_recording_memory, validate_adamw_run_args, validate_seeds
+from ._induction_cpu import _categorical, _stationary_into, adamw_step, transformer_loss_grad_seq
 from .induction import TransformerRunsResult, _tf_shapes, _tf_unpack, init_transformer, train_transformer
 
 __all__ = ["PRIOR_CODES", "prior_batch", "prior_batch_reference", "train_transformer_prior_runs"]
@@ -233,16 +233,7 @@ def _train_one(seed, theta, k, d, t, L, steps, codes, lr, wd, checkpoints, th_at
         for b in range(batch):
             loss += transformer_loss_grad_seq(theta, g, xb[b], k, d, t, L, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs)
         losses[step] = loss
-        c1 = 1.0 - 0.9 ** (step + 1)
-        c2 = 1.0 - 0.999 ** (step + 1)
-        ok = True
-        for i in range(n):
-            m[i] = 0.9 * m[i] + 0.1 * g[i]
-            v2[i] = 0.999 * v2[i] + 0.001 * g[i] ** 2
-            theta[i] = theta[i] * (1.0 - lr * wd) - lr * ((m[i] / c1) / (math.sqrt(v2[i] / c2) + 1e-8))
-            if not abs(theta[i]) <= OVERFLOW:
-                ok = False
-        if not ok:
+        if not adamw_step(theta, m, v2, g, lr, wd, step):
             return True
     return False
 
