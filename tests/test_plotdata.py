@@ -30,3 +30,12 @@ def test_short_curves_are_kept_whole():
 def test_bad_input(x, y, kw, match):
     with pytest.raises(ValueError, match=match):
         thin_curve(x, y, **kw)
+
+
+def test_forward_fill_carries_the_last_value():
+    from verify.plotdata import forward_fill
+
+    nan = float("nan")
+    out = forward_fill([[nan, 1.0, nan, 2.0, nan], [3.0, nan, nan, nan, nan]])
+    assert np.isnan(out[0, 0]) and out[0, 1:].tolist() == [1.0, 1.0, 2.0, 2.0]
+    assert out[1].tolist() == [3.0] * 5

@@ -7,9 +7,11 @@ arrays."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-__all__ = ["PLOT_POINTS", "thin_curve"]
+__all__ = ["PLOT_POINTS", "forward_fill", "thin_curve"]
 
 #: points kept per plotted curve
 PLOT_POINTS = 400
@@ -26,3 +28,17 @@ def thin_curve(x, y, max_points: int = PLOT_POINTS) -> dict:
         raise ValueError(f"argument 'max_points' must be at least 2, not {max_points}")
     idx = np.unique(np.round(np.linspace(0, len(x) - 1, min(len(x), max_points))).astype(np.int64)) if len(x) else []
     return {"x": x[idx].tolist(), "y": y[idx].tolist()}
+
+
+def forward_fill(a) -> np.ndarray:
+    """A float64 copy of the 2-D array ``a`` with each row's NaNs replaced by the last value before them
+    (curves of runs that stopped early, for plotting; leading NaNs stay NaN)."""
+    out = np.array(a, dtype=np.float64)
+    for row in out:
+        last = math.nan
+        for i, v in enumerate(row):
+            if math.isnan(v):
+                row[i] = last
+            else:
+                last = v
+    return out

@@ -28,7 +28,7 @@ from kernels.training import train_two_layer
 from kernels.training.two_layer import init_two_layer
 
 from ..blocks import seed_blocks
-from ..plotdata import thin_curve
+from ..plotdata import forward_fill as _ffill, thin_curve
 from ..registry import Context, Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from .recovery import clopper_pearson
@@ -53,18 +53,6 @@ def _floats(claim_id: str, name: str, text: str, lo: float, hi: float) -> tuple[
         raise InvalidParameter(f"{claim_id}: argument '{name}' must list distinct numbers in [{lo}, {hi}], not {text!r}")
     return tuple(sorted(vals))
 
-
-def _ffill(a: np.ndarray) -> np.ndarray:
-    """Carry the last recorded value forward over the NaNs after a run stopped (curves for plotting)."""
-    out = np.array(a, dtype=np.float64)
-    for row in out:
-        last = math.nan
-        for i, v in enumerate(row):
-            if math.isnan(v):
-                row[i] = last
-            else:
-                last = v
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

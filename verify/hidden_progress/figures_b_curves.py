@@ -26,6 +26,7 @@ from kernels.boolean.polynet_flow import relevant_flow, relevant_velocity
 from kernels.boolean.polynet_flow_quadrature import abs_block_sums, error_at
 from kernels.training import disjoint_polynet_sgd, train_two_layer
 
+from ..plotdata import forward_fill as _ffill
 from ..registry import Evidence, InvalidParameter, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 
@@ -699,15 +700,3 @@ def check_figure_b13(st: B13Statement, p, ctx) -> Verdict:
                          "xlabel": "SGD step t", "ylabel": "validation error", "logx": True, "series": series})
     return ev.verdict(backend=ctx.backend, seed=ctx.seed(f"b13/n={p['n']}"), note=f"statement: {st.text}")
 
-
-def _ffill(a: np.ndarray) -> np.ndarray:
-    """Carry the last recorded value forward over the NaNs after a run stopped (curves for plotting)."""
-    out = np.array(a, dtype=np.float64)
-    for row in out:
-        last = math.nan
-        for i, v in enumerate(row):
-            if math.isnan(v):
-                row[i] = last
-            else:
-                last = v
-    return out
