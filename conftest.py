@@ -33,6 +33,10 @@ def pytest_configure(config):
             config.addinivalue_line("filterwarnings", f"ignore::numba.cuda.core.errors.{cls}")
     # any other copy of the class (older numba-cuda layouts): by its message
     config.addinivalue_line("filterwarnings", r"ignore:Grid size \d+ will likely result in GPU under-utilization")
+    # the CUDA simulator's threads wait for its polling launcher at the default GIL switch interval (5x slower)
+    from kernels.backend import shorten_simulator_switch_interval
+
+    shorten_simulator_switch_interval()
     # a pytest-xdist worker (pyproject.toml runs one per core): cores // workers numba threads each, as the
     # workers of `python -m verify.report -j N` (no result depends on the count: tests/test_parallel.py)
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
@@ -42,8 +46,39 @@ def pytest_configure(config):
         limit_numba_threads(workers)
 
 
-#: verify/test_claims.py: the tests of one claim share its result (computed once per process)
-CLAIM_TESTS = "verify/test_claims.py::"
+#: claim results by (claim id, tier), computed once per process (the ``claim_result`` fixture)
+_CLAIM_RESULTS: dict = {}
+
+
+@pytest.fixture(scope="session")
+def claim_result():
+    """``claim_result(claim or id)``: its :func:`verify.registry.run_claim` result at the tier in VERIFY_TIER
+    (default ``quick``), backend ``auto``, computed once per process and shared by every test that inspects
+    it (verify/test_claims.py and the per-module tests).  Tests parametrized by the claim id (the id in the
+    brackets of the test id) go to the claim's pytest-xdist work unit, so the claim is computed once."""
+    from verify.registry import run_claim
+
+    tier = os.environ.get("VERIFY_TIER", "quick")
+
+    def get(c):
+        key = (c if isinstance(c, str) else c.id, tier)
+        if key not in _CLAIM_RESULTS:
+            _CLAIM_RESULTS[key] = run_claim(key[0], tier=tier, backend="auto")
+        return _CLAIM_RESULTS[key]
+
+    return get
+
+
+def _claim_ids() -> frozenset[str]:
+    """The registered claim ids, from the committed index (cheap; a stale index only groups tests worse)."""
+    import json
+    from pathlib import Path
+
+    try:
+        index = json.loads((Path(__file__).parent / "verify" / "claims_index.json").read_text())
+        return frozenset(r["id"] for r in index["claims"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return frozenset()
 
 #: tests that share an expensive module-scoped fixture: one work unit each, so that the fixture is built once
 #: (on one pytest-xdist worker) rather than once per worker that gets one of them
@@ -51,13 +86,16 @@ SHARED_FIXTURE_UNITS = {
     # old_report_set: a `-j 2` report (two spawned workers that import the registry and run two claims)
     "tests/test_parallel.py::test_an_exception_in_a_worker_publishes_nothing": "parallel old report",
     "tests/test_parallel.py::test_a_worker_that_dies_exits_two_and_publishes_nothing": "parallel old report",
+    # tiny: a training benchmark at tiny sizes (imports and compiles the PyTorch and JAX comparators, ~11 s)
+    "tests/test_benchmarks.py::test_training_benchmark_structure": "benchmarks tiny",
+    "tests/test_benchmarks.py::test_results_md_one_section_per_file": "benchmarks tiny",
 }
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadgroup`` (pyproject.toml), extended: the tests of one claim (``test_*[<claim id>]`` of
-    verify/test_claims.py) form one work unit, so that the claim is computed on one worker, once; so do the
+    """``--dist loadgroup`` (pyproject.toml), extended: the tests of one claim (``test_*[<claim id>]``, in
+    verify/test_claims.py or any test file) form one work unit, so that the claim is computed on one worker, once; so do the
     tests of each group in ``SHARED_FIXTURE_UNITS``.  Done here
     rather than with ``xdist_group`` marks, which pytest-xdist 3.8 loses under pytest >= 9.2 (it appends the
     group to ``item._nodeid``, which pytest no longer reads: pytest-dev/pytest-xdist#1386).  The units go
@@ -66,10 +104,12 @@ def pytest_xdist_make_scheduler(config, log):
         return None
     from xdist.scheduler import LoadGroupScheduling
 
+    claim_ids = _claim_ids()
+
     class ClaimGroups(LoadGroupScheduling):
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
-            if scope == nodeid and nodeid.startswith(CLAIM_TESTS) and nodeid.endswith("]"):
+            if scope == nodeid and nodeid.endswith("]") and nodeid[nodeid.index("[") + 1:-1] in claim_ids:
                 return "claim " + nodeid[nodeid.index("[") + 1:-1]
             if scope == nodeid and nodeid in SHARED_FIXTURE_UNITS:
                 return "fixture " + SHARED_FIXTURE_UNITS[nodeid]

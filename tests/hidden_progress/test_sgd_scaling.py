@@ -189,14 +189,9 @@ def test_cap_censors_runs():
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def quick_results():
-    return {cid: run_claim(cid, tier="quick", backend="cpu") for cid in (RS_ID, FINDING_ID, WIDTH_ID)}
-
-
 @pytest.mark.parametrize("cid", [RS_ID, FINDING_ID, WIDTH_ID])
-def test_quick_tier_verdict_and_mutants(quick_results, cid):
-    r = quick_results[cid]
+def test_claim_verdict_and_mutants(claim_result, cid):
+    r = claim_result(cid)  # computed once per process, shared with verify/test_claims.py (conftest.py)
     assert r.status == get_claim(cid).expect
     assert r.status in (Status.CONFIRMED, Status.REPRODUCED)
     assert r.mutants and all(m.rejected for m in r.mutants), [m.mutant.name for m in r.mutants if not m.rejected]
@@ -204,8 +199,9 @@ def test_quick_tier_verdict_and_mutants(quick_results, cid):
         assert m.verdict.witness is not None
 
 
-def test_finding_mutants_are_rejected_for_their_own_reasons(quick_results):
-    r = quick_results[FINDING_ID]
+@pytest.mark.parametrize("cid", [FINDING_ID])  # the claim id as the test id: the claim's pytest-xdist work unit
+def test_finding_mutants_are_rejected_for_their_own_reasons(claim_result, cid):
+    r = claim_result(cid)
     by_name = {m.mutant.name: m.verdict for m in r.mutants}
     assert "lower CI end <= 1.0" in by_name["no-k-dependence"].witness["case"]["part"]
     assert "random-search" in by_name["random-search"].witness["case"]["part"]
@@ -216,8 +212,9 @@ def test_finding_mutants_are_rejected_for_their_own_reasons(quick_results):
     assert 0 < slopes["k=2"]["alpha_k"] < slopes["k=3"]["alpha_k"] < 2
 
 
-def test_width_random_search_mutant_fails_on_the_median_ratio(quick_results):
-    m = next(m for m in quick_results[WIDTH_ID].mutants if m.mutant.name == "random-search")
+@pytest.mark.parametrize("cid", [WIDTH_ID])
+def test_width_random_search_mutant_fails_on_the_median_ratio(claim_result, cid):
+    m = next(m for m in claim_result(cid).mutants if m.mutant.name == "random-search")
     assert "r_min/r_max" in m.verdict.witness["case"]["part"]
 
 
