@@ -20,9 +20,10 @@ from verify.registry import ClaimResult, get_claim
 from verify.publish import pending_publishes
 from verify.report import ROOT, check_report, main, write_report_set
 
-#: quick claims with random draws (seeded streams), figures and numba prange kernels, from five sources
+#: quick claims with random draws (seeded streams), figures (two in the last one) and numba prange kernels, from
+#: six sources
 IDS = ["thesis_ch7.training_features", "thesis_ch8.ngram_extension", "thesis_ch4.lemma_A.2", "seed002.theorem_9",
-       "thesis_ch5.sq_counting"]
+       "thesis_ch5.sq_counting", "thesis_ch6.proposition_6.3.frontier"]
 #: fields that hold wall-clock measurements: the report's only differences between runs
 TIMING = ("seconds", "date", "generation")
 
@@ -59,11 +60,12 @@ def test_two_workers_give_the_serial_results_and_the_same_report(tmp_path: Path)
     assert [r.claim.id for r in parallel] == IDS  # registry order, whatever order they finished in
     assert [_untimed(r.to_json()) for r in parallel] == [_untimed(r.to_json()) for r in serial]
     # rendered from the live objects (not from JSON), with the timings zeroed: every file identical, figures included
+    assert sum(len(r.printed.plots) for r in serial) >= 2  # so that jobs=2 below draws in two processes
     env = {"date": "d", "commit": "c", "tier": "quick", "backend": "auto", "python": "p", "numpy": "n", "numba": "n",
            "scipy": "s", "sympy": "s", "machine": "m", "gpu": "no", "seconds": 0.0}
     for name, results in (("serial", serial), ("parallel", parallel)):
-        (tmp_path / name).mkdir()
-        write_report_set(tmp_path / name, [_zero_timings(r) for r in results], env, 0.0)
+        (tmp_path / name).mkdir()  # the parallel set's figures are drawn in two processes as well
+        write_report_set(tmp_path / name, [_zero_timings(r) for r in results], env, 0.0, jobs=2 if name == "parallel" else 1)
     a, b = _files(tmp_path / "serial"), _files(tmp_path / "parallel")
     assert any(k.endswith(".png") for k in a) and a.keys() == b.keys()
     assert [k for k in a if a[k] != b[k]] == []

@@ -147,13 +147,13 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
                 if bar is not None:
                     bar.update(1)
     except BaseException:
-        _stop(pool)
+        stop_pool(pool)
         raise
     pool.shutdown(wait=True)
     return results  # type: ignore[return-value]
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Cancel what is queued and end the workers now (an error, SIGTERM or Ctrl-C in this process)."""
     terminate = getattr(pool, "terminate_workers", None)  # Python >= 3.14
     if terminate is not None:

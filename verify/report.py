@@ -76,7 +76,7 @@ from .report_render import (
     page_anchors,
     printed_text,
     render_details,
-    render_plots,
+    render_all_plots,
     severity_text,
     sharpness_class,
     witness_words,
@@ -420,16 +420,17 @@ def results_document(results: list[ClaimResult], env: dict) -> tuple[str, str]:
 
 
 def write_report_set(dest: Path, results: list[ClaimResult], env: dict, seconds: float,
-                     out_dir: Path | None = None) -> str:
+                     out_dir: Path | None = None, jobs: int = 1) -> str:
     """Write REPORT.md and report/ (pages, results.json, figures) into ``dest`` (a staging directory
-    whose content will be published in ``out_dir``, by default ``dest`` itself); return the generation."""
+    whose content will be published in ``out_dir``, by default ``dest`` itself); return the generation.
+    ``jobs``: processes that draw the figures (the files do not depend on it)."""
     out_dir = Path(dest if out_dir is None else out_dir)
     report = dest / "report"
     figdir = report / "figures"
     figdir.mkdir(parents=True)
     generation, text = results_document(results, env)
     (report / "results.json").write_text(text, encoding="utf-8")
-    figures = {r.claim.id: render_plots(r, figdir) for r in results}
+    figures = render_all_plots(results, figdir, jobs)
     for src in sorted({r.claim.source for r in results}):
         (report / _page_name(src)).write_text(build_source_page(src, results, env, figures, generation, out_dir), encoding="utf-8")
     (dest / "REPORT.md").write_text(build_markdown(results, env, figures, seconds, generation, out_dir), encoding="utf-8")
@@ -613,9 +614,9 @@ def main(argv: list[str] | None = None, *, fault: str | None = None) -> int:
                         help="only check that the report is complete, consistent and current; exit 1 if not")
     parser.add_argument("--recover", action="store_true", help="only complete or undo an interrupted publish")
     parser.add_argument("-j", "--jobs", type=jobs_argument, default=None, metavar="N",
-                        help=f"run the claims in N worker processes, longest first (default: the usable cores, here "
-                             f"{usable_cores()}; 1: in this process); the report is the same for every N apart from "
-                             "timings")
+                        help=f"run the claims in N worker processes, longest first, and draw the figures in N "
+                             f"(default: the usable cores, here {usable_cores()}; 1: in this process); the report is "
+                             "the same for every N apart from timings")
     parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                         help="run the claims as tasks of the dask.distributed cluster whose scheduler is at this "
                              "address (optional extra: pip install -e '.[distributed]'; README: 'On a cluster'); "
@@ -711,7 +712,8 @@ def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
                              "from_date": reuse_env.get("date", "unknown"), "rerun": [r.claim.id for r in results]}
             fresh = {r.claim.id: r for r in results}
             results = [reused.get(c.id) or fresh[c.id] for c in all_claims()]
-    publish(out_path, lambda staging: write_report_set(staging, results, env, seconds, out_path.parent), fault=fault)
+    publish(out_path, lambda staging: write_report_set(staging, results, env, seconds, out_path.parent, jobs=jobs),
+            fault=fault)
     bad = [r.claim.id for r in results if not r.ok]
     shown = out_path.relative_to(ROOT) if out_path.is_relative_to(ROOT) else out_path
     print(f"wrote {shown} and {shown.parent / 'report'}/ ({len(results)} claims, tier {env['tier']}, {seconds:.0f} s)"

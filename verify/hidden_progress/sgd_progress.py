@@ -822,7 +822,7 @@ def _grok_plots(results: dict, step: int, n: int, k: int) -> list[dict]:
         Param("budget", int, 100, 10**6, doc="step budget per run (catalog: up to 1e5)"),
         Param("eval_every", int, 1, 10_000, doc="stride of the train/test accuracy evaluations"),
     ],
-    tiers={"quick": {"n": 20, "k": 3, "cells": "150:0.01,250:0.01,2000:0", "seeds": 14, "budget": 12_000, "eval_every": 50},
+    tiers={"quick": {"n": 16, "k": 3, "cells": "120:0.01,180:0.01,1500:0", "seeds": 14, "budget": 8_000, "eval_every": 50},
            # every parameter pinned: the full tier must not follow changes of the quick dict
            "full": {"n": 30, "k": 3, "cells": "200/500/1000/5000:0/0.001/0.01", "seeds": 20, "budget": 50_000,
                     "eval_every": 50}},
@@ -885,7 +885,7 @@ def check_grokking(statement: GrokStatement, p, ctx) -> Verdict:
     bound < 1/2 (without weight decay the small-m runs overfit and never generalise, the m = 5000 run
     has no gap).
     small-m-generalises (second reader): the smallest m never reaches 99% test accuracy within the
-    budget in any seed (m = 200: 0/20 at full; m = 150 at n = 20: 0/14 at quick): rejected.
+    budget in any seed (m = 200: 0/20 at full; m = 120 at n = 16: 0/14 at quick): rejected.
 
     Notes
     -----
@@ -903,19 +903,19 @@ def check_grokking(statement: GrokStatement, p, ctx) -> Verdict:
     (1000, 1e-2) generalises soon after fitting (median ratio 1.16); m = 5000 reaches 99% test accuracy
     at ~ 1050 steps, before or at zero training error, for every lambda.  Quick tier: a smoke test of what
     the full tier shows, with the same protocol (width 100, B = 32, eta = 0.1, eval stride 50, the same
-    events and Clopper-Pearson bounds) on a smaller instance, (n, k) = (20, 3), 14 seeds, a budget of
-    12,000 steps, and three cells with m scaled down to n = 20: (150, 1e-2) below the threshold, (250,
-    1e-2) in between, (2000, 0) far above.  It shows the same per-cell picture as the full tier: m = 150
-    fits (median t_train 300) and never generalises (0/14), (250, 1e-2) groks (14/14 generalise, median
-    t_train 750, t_test 6,625, the slowest between 10,000 and 12,000 steps; ratio >= 5 in 14/14, so the
-    no-grokking mutant is rejected with CP lower bound 0.61 > 1/2), m = 2000 has no gap (14/14, t_test
-    ~700).  It cannot show the catalog's (30, 3) grid, the lambda = 0 and 1e-3 cells between the
-    extremes, or the late grokkers.  Its cost (~11 CPU s; ~19 at (30, 3) with the cells (200, 1e-2),
-    (500, 1e-2), (5000, 0), 14 seeds and 20,000 steps, the quick tier until 2026-11-27) is set by the
+    events and Clopper-Pearson bounds) on a smaller instance, (n, k) = (16, 3), 14 seeds, a budget of
+    8,000 steps, and three cells with m scaled down to n = 16: (120, 1e-2) below the threshold, (180,
+    1e-2) in between, (1500, 0) far above.  It shows the same per-cell picture as the full tier: m = 120
+    fits (median t_train 325) and never generalises (0/14), (180, 1e-2) groks (14/14 generalise, median
+    t_train 650, t_test 4,725; ratio >= 5 in 13/14, so the no-grokking mutant is rejected), m = 1500 has
+    no gap (14/14, t_test ~600).  It cannot show the catalog's (30, 3) grid, the lambda = 0 and 1e-3 cells
+    between the extremes, or the late grokkers.  Its cost (~4 CPU s; ~11 at (20, 3) with the cells (150,
+    1e-2), (250, 1e-2), (2000, 0) and 12,000 steps, and ~19 at (30, 3) with (200, 1e-2), (500, 1e-2),
+    (5000, 0) and 20,000 steps, the quick tiers until 2026-11-27) is set by the
     smallest-m cell, which runs every seed to the budget, and the grokking cell, whose slowest seeds
     need nearly all of it: grokking means t_test >= 5 t_train, so the budget cannot be much shorter
-    than 5 x the slowest t_train (at n = 20: m = 300 generalises by ~3,700 steps but groks in 2/14
-    seeds only; m = 200 generalises in 1/14 by 10,000).  The
+    than 5 x the slowest t_train (at n = 16, m = 200 groks in 4/14 seeds only and m = 240 in 0/14; at
+    n = 20, m = 300 generalises by ~3,700 steps but groks in 2/14 seeds only).  The
     online t_c at (30, 3) is ~ 1100-1700 steps.  "Larger lambda can prevent training" is not seen at
     lambda <= 1e-2 (every run fits, except one m = 1000, lambda = 1e-2 run that generalised first).
     """
