@@ -158,11 +158,11 @@ def _check_icl_figure(st: ICLFigure, p, ctx, fig: str) -> Verdict:
         n_all = list(range(Kt))
         ev.plots.append({
             "title": f"{fig} re-run ({st.attn} attention, L = {L}): {N}-layer targets, d = {p['d']}, pre-training length {K - 1}",
-            "xlabel": "number of in-context examples", "ylabel": "R^2", "ylim": [-1.0, 1.05],
-            "series": [{"x": n_all, "y": [float(v) for v in r2[w1]], "label": f"ICL, test (w1, w2) = ({w1}, {round(1 - w1, 1)})",
+            "xlabel": "number of in-context examples", "ylabel": "R^2 (values below -1 drawn at -1)",
+            "series": [{"x": n_all, "y": [max(-1.0, float(v)) for v in r2[w1]], "label": f"ICL, test (w1, w2) = ({w1}, {round(1 - w1, 1)})",
                         "style": "o-"} for w1 in MIXTURES]
-            + [{"x": n_all[1:], "y": [float(v) for v in b_fin[1:]], "label": f"{N}-layer net trained on the prompt (final epoch)", "style": "k--"},
-               {"x": n_all[1:], "y": [float(v) for v in b_best[1:]], "label": "same, best over 100 epochs (paper's measure)", "style": "k:"},
+            + [{"x": n_all[1:], "y": [max(-1.0, float(v)) for v in b_fin[1:]], "label": f"{N}-layer net trained on the prompt (final epoch)", "style": "k--"},
+               {"x": n_all[1:], "y": [max(-1.0, float(v)) for v in b_best[1:]], "label": "same, best over 100 epochs (paper's measure)", "style": "k:"},
                {"x": [K - 1, K - 1], "y": [-1.0, 1.0], "label": "pre-training length", "style": "g:"}],
         })
     return ev.verdict(seed=_seed("pretrain", st.attn, 3, L))
