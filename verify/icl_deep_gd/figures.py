@@ -332,13 +332,13 @@ def check_figure_2(st: ICLFigure, p, ctx) -> Verdict:
     Measured at full (after the criteria were fixed): not reproduced.  (a) holds (window-mean R^2 ICL / baseline
     final: N = 3 0.835 / 0.898, N = 4 0.851 / 0.872, N = 6 0.847 / 0.928).  (c) fails for every target depth: the
     softmax model does not degrade past its pre-training length at this size (mean R^2 beyond against the last three
-    in-distribution counts: N = 3 0.840 / 0.836, N = 4 0.858 / 0.858, N = 6 0.848 / 0.844); its untrained position
-    embeddings are small, N(0, 0.02^2), next to the token embeddings, so the model barely depends on them; a
-    length-50 GPT-2 may rely on positions far more.  (b) fails at N = 4 only where the model is already useless:
+    in-distribution counts: N = 3 0.840 / 0.836, N = 4 0.858 / 0.858, N = 6 0.848 / 0.844); a plausible reason (not
+    tested here): the untrained position embeddings are small, N(0, 0.02^2), next to the token embeddings, and a
+    2-block model over 23 tokens may use positions little, where a length-50 GPT-2 may rely on them far more.  (b) fails at N = 4 only where the model is already useless:
     R^2 0.85, -1.94, -3.58, -2.95 along the mixtures (the last step rises by 0.63 at R^2 < -2.9); the decline from
     (1, 0) is steep at every N.  The first full run (1500 steps, baseline on 300 prompts, 181 s CPU) failed the
     same criteria ((c) at N = 3, 4, 6: 0.847 / 0.839, 0.854 / 0.867, 0.859 / 0.851; (b) at N = 4: -6.69 then
-    -4.98); the committed full tier uses 800 steps (113 s CPU), criteria unchanged.  The quick tier (sizes
+    -4.98); the committed full tier uses 800 steps (116 s CPU), criteria unchanged.  The quick tier (sizes
     as seed001.figure_1) is not reproduced for the same reason as the full tier, (c): 0.739 beyond against 0.721.
     """
     return _check_icl_figure(st, p, ctx, "Figure 2")
