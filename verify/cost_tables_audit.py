@@ -95,6 +95,44 @@ def _eps_search_cost(eps: float) -> float:
     return min(8192.0, 4.0 + 2.0 / math.sqrt(max(abs(eps), 1e-300)))
 
 
+
+def _icl_train(p, L: int) -> float:
+    """Work of one kernels.training.icl_regression pre-training run: steps x batch x L x (T D^2 + T^2 D)."""
+    T, D = 2 * p["K_test"] - 1, p["width"]
+    return p["steps"] * p["batch"] * L * (T * D * D + T * T * D + D * D)
+
+
+def _icl_fig(depth: bool = False) -> Estimate:
+    """seed001.figure_1/2 (target depths (3, 4, 6) up to max_target_depth, 4 test mixtures, the baseline: base_prompts x
+    (K_test - 1) networks of the target's width trained 100 epochs on up to K_test pairs) and figure_3 (depths (1, 2, 4)
+    or (4, 6, 8, 10) up to max_layers, two attentions).  Memory: the training caches (batch x heads x T^2 and
+    batch x T x D per block, ~20 arrays) and the test prompts' forward pass in chunks of 256."""
+    def depths(p):
+        return [L for L in ((1, 2, 4) if p["max_layers"] <= 4 else (4, 6, 8, 10)) if L <= p["max_layers"]]
+
+    def memory(p):
+        T, D, L = 2 * p["K_test"] - 1, p["width"], (p["max_layers"] if depth else p["layers"])
+        per_seq = L * (4 * p["heads"] * T * T + 20 * T * D) * F8
+        return (p["batch"] + 256) * per_seq + 4 * p["prompts"] * p["K_test"] * (p["d"] + 1) * F8 + 64 * D * D * L * F8 + MIB
+
+    if depth:
+        def work(p):
+            return 2 * sum(_icl_train(p, L) for L in depths(p)) + p["prompts"] * sum(depths(p)) * p["K_test"] ** 2 * p["width"] ** 2
+        params = ("steps", "batch", "K_test", "width", "max_layers", "prompts")
+        free = ("heads", "d", "K", "target_width")
+    else:
+        def work(p):
+            Ns = [N for N in (3, 4, 6) if N <= p["max_target_depth"]]
+            base = p["base_prompts"] * p["K_test"] ** 2 / 2 * p["target_width"] ** 2 * 100 * sum(Ns)
+            evals = 4 * p["prompts"] * p["layers"] * p["K_test"] ** 2 * p["width"] ** 2 * len(Ns)
+            return len(Ns) * _icl_train(p, p["layers"]) + base + evals
+        params = ("steps", "batch", "K_test", "width", "layers", "max_target_depth", "prompts", "base_prompts", "target_width")
+        free = ("heads", "d", "K")
+    return E(memory, "numpy transformer trainer (kernels.training.icl_regression): caches of one batch and of one "
+             "256-prompt test chunk; heads, d and K change the work by small factors only", free=free,
+             memory_params=("heads",), work=work, work_params=params)
+
+
 ESTIMATES: dict[str, Estimate] = {
     # ---- seed000: toy margins (sm_approximation/toy.py) ----
     # min_flip_radius over d + 4 starts x 7 d parameters (the round-parameter mutant), a Python loop over d layers
@@ -165,6 +203,10 @@ ESTIMATES: dict[str, Estimate] = {
                              {"circuits": "lin", "q_max": "quad", "r_max": "cubic"}),
     # ---- seed001 (icl_deep_gd) ----
     "seed001.appendix_g_experiments": E(lambda p: _ICGD_PER_H * p["H"], _ICGD_NOTE, {"prompts": "lin", "blocks": "lin", "H": "lin"}),
+    # Figures 1-3 (verify/icl_deep_gd/figures.py): numpy transformer training, the prompt-trained baseline, evaluation
+    "seed001.figure_1": _icl_fig(),
+    "seed001.figure_2": _icl_fig(),
+    "seed001.figure_3": _icl_fig(depth=True),
     # one block on a prompt of n examples: heads ~ H, scores (heads, n + 1, n + 1)
     "seed001.appendix_h_score": E(lambda p: p["H"] * (30 * KIB + 200.0 * (p["n"] + 1) ** 2),
                                   "(pairs x H) ReLU heads and their (n + 1)^2 scores (measured 107 MiB at n = 16, H = 2048)",

@@ -5,7 +5,8 @@ Modules: ``two_layer`` and ``disjoint_polynet`` (below; shared per-run bodies in
 ``_disjoint_polynet_body``), ``induction``, ``attention`` and ``retrieval`` (batched trainers of the
 sequence models of kernels.sequence), ``quadratic_margin``, ``readout_sgd`` (SGD of a linear readout on
 fixed features, body ``_readout_sgd_body``) with ``hinge_opt`` (the certified minimum of the same hinge
-loss), and ``pareto_init`` (sparse first-layer initialisation for ``train_two_layer``).
+loss), ``pareto_init`` (sparse first-layer initialisation for ``train_two_layer``), and ``icl_regression``
+(in-context regression of random deep networks, seed 001 Appendix G; loop reference ``_icl_regression_ref``).
 
 Architectures: ``two_layer`` (2-layer MLPs with any activation of kernels.activations, single
 neurons with or without a second layer, PolyNets: settings (i)-(xv) of seed 004's Empirical Finding

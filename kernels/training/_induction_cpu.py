@@ -206,7 +206,7 @@ def minimal_loss_grad(xb, k, W, v, beta, a1, H, a2, mix, dH, da1, dW, dv):  # pr
 def adamw_step(theta, m, v2, g, lr, wd, step):  # pragma: no cover - compiled
     """One AdamW step (beta 0.9 / 0.999, eps 1e-8, decoupled weight decay ``wd``) at 0-based ``step``, in
     place on flat arrays; False when an entry leaves [-OVERFLOW, OVERFLOW] or is NaN.  Shared by the
-    transformer trainers (induction, ngram_heads, induction_priors), which must stay bit for bit equal to
+    transformer trainers (induction, ngram_heads, induction_priors; icl_regression with wd = 0), which must stay bit for bit equal to
     their numpy references: keep the arithmetic exactly as written."""
     c1 = 1.0 - 0.9 ** (step + 1)
     c2 = 1.0 - 0.999 ** (step + 1)

@@ -14,6 +14,8 @@ Catalog: seed001_icl_deep_gd.md (not shipped; see docs/sources.md) (entries E01-
 * ``inexact_pgd``       E14             Lemma 14 (inexact projected GD)
 * ``softmax_ua``        E17-E19         Lemma 16 pieces, Lemma 17's constant, Theorem 6 bookkeeping
 * ``informal``          E20-E22         informal theorems, Appendix H, the experiments of Appendix G
+* ``figures``           E22             Figures 1-3 re-run at CPU sizes (trained ReLU / softmax transformers
+                                        against training the N-layer network; depth), kernels.training.icl_regression
 """
 
 SOURCE = "seed001"
