@@ -347,6 +347,24 @@ def test_heatmap_specs_are_drawn_and_bad_ones_rejected(tmp_path: Path):
         render_plots(fake(dict(spec, z=[0.0, 1.0])), tmp_path)
 
 
+def test_a_figure_drawn_from_results_json_equals_the_live_one(tmp_path: Path):
+    """results.json stores integers beyond 2^53 and NaN as strings: drawn from there (--rerender,
+    --update), the figure must be the same bytes as drawn from the live result, not a categorical axis."""
+    from verify.registry import to_jsonable
+    from verify.report_render import render_figure
+
+    live = {"title": "t", "logx": True, "logy": True,
+            "series": [{"x": [16, 1024, 2**40, 2**58], "y": [1.0, float("nan"), 3.0, 4.0], "label": "a"},
+                       {"x": ["dense", "sparse"], "y": [1.0, 2.0], "label": "categories stay categories"}]}
+    stored = json.loads(json.dumps(to_jsonable(live)))
+    assert stored["series"][0]["x"][-1] == str(2**58) and isinstance(stored["series"][0]["y"][1], str)
+    (tmp_path / "live").mkdir()
+    (tmp_path / "stored").mkdir()
+    render_figure("x.live", 0, live, tmp_path / "live")
+    render_figure("x.live", 0, stored, tmp_path / "stored")
+    assert (tmp_path / "live" / "x.live-0.png").read_bytes() == (tmp_path / "stored" / "x.live-0.png").read_bytes()
+
+
 def test_claim_packages_declare_their_catalog_index():
     import importlib
 

@@ -166,7 +166,7 @@ def render_figure(claim_id: str, i: int, spec: dict, figdir: Path) -> str:
         _draw_heatmap(fig, ax, spec)
     for s in spec.get("series", []):
         style = s.get("style", "-o" if len(s.get("x", [])) < 40 else "-")
-        ax.plot(s["x"], s["y"], style, label=s.get("label"), markersize=3)
+        ax.plot(_axis_values(s["x"]), _axis_values(s["y"]), style, label=s.get("label"), markersize=3)
     ax.set_title(spec.get("title", ""), fontsize=10)
     ax.set_xlabel(spec.get("xlabel", ""))
     ax.set_ylabel(spec.get("ylabel", ""))
@@ -183,6 +183,17 @@ def render_figure(claim_id: str, i: int, spec: dict, figdir: Path) -> str:
     fig.savefig(figdir / name, metadata={"Software": None})
     plt.close(fig)
     return f"report/figures/{name}"
+
+
+def _axis_values(values):
+    """Plot coordinates as float64 where they are numbers: results.json stores integers beyond 2^53 and NaN as
+    strings (strict JSON; None is read as NaN too), which matplotlib would otherwise draw as categories, so a figure re-rendered
+    from results.json (``--rerender``, ``--update``) would differ from the one drawn from the live result.
+    Values that are not numbers (category labels) are returned as they are."""
+    try:
+        return np.array([np.nan if v is None else float(v) for v in values], dtype=np.float64)
+    except (TypeError, ValueError):
+        return values
 
 
 def _draw_heatmap(fig, ax, spec: dict) -> None:
