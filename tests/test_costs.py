@@ -275,3 +275,16 @@ def test_claims_that_share_a_cache_are_calibrated_with_the_producers_seconds():
         if consumer in fs and producer in fs:
             cost = estimate(consumer, BY_ID[consumer].resolve_params("full"))
             assert cost.seconds >= fs[producer][0], (consumer, cost.seconds, fs[producer][0])
+
+
+def test_a_claim_never_timed_is_ordered_first(monkeypatch):
+    """expected_seconds: without a time model and a recorded full-tier run, a claim counts as infinitely long,
+    so the longest-first orders (verify.report -j, the cluster, verify/test_claims.py) start it first."""
+    import verify.costs as costs
+
+    cid = "seed003.theorem_1"  # no estimate (SAFE): ordered by its recorded seconds alone
+    params = BY_ID[cid].resolve_params("full")
+    recorded = costs.expected_seconds(cid, params)
+    assert 0 <= recorded < math.inf
+    monkeypatch.setattr(costs, "_full_seconds", lambda: {})
+    assert costs.expected_seconds(cid, params) == math.inf

@@ -93,11 +93,13 @@ def estimate(claim_id: str, params: Mapping[str, Any]) -> Cost | None:
 
 def expected_seconds(claim_id: str, params: Mapping[str, Any]) -> float:
     """A rough run time of ``claim_id`` at ``params``, for ordering work (``python -m verify.report -j``,
-    longest first): the time model where the claim declares one, else its recorded full-tier seconds, else 0."""
+    longest first): the time model where the claim declares one, else its recorded full-tier seconds, else
+    infinity: a claim never timed goes first, so that it cannot form the tail of a parallel run (three new
+    ~100 s claims ran last in the 2026-11-27 full run, a 3-minute tail on one worker)."""
     cost = estimate(claim_id, params)
     if cost is not None and cost.seconds is not None:
         return cost.seconds
-    return _full_seconds().get(claim_id, (0.0, {}))[0]
+    return _full_seconds().get(claim_id, (math.inf, {}))[0]
 
 
 def _numeric_list_max(value) -> float | None:
