@@ -3,7 +3,7 @@ stream, shared by the three twins.
 
 ``_BODIES[(dtype, batched)]`` holds the ``register_jitable`` per-run functions built by ``_build`` (the
 counter-based data stream, forward, hand-written backward, the optimiser, evaluation and records):
-``batched=True`` is the CPU body (the batch as a matrix for gemm), ``False`` the per-sample body of the
+``batched=True`` is the CPU body (the batch as a matrix, products in vectorised loops), ``False`` the per-sample body of the
 CUDA kernels.  The reserved step keys of the counter stream and ``parity_samples`` (the numpy decoding
 of that stream: the data oracle of the reference twin) live here too.  The numba CPU driver
 (kernels/training/two_layer.py), the numba.cuda launchers (kernels/cuda/training_two_layer*.py) and the
@@ -42,7 +42,7 @@ def _build(F, batched: bool):
 
     ``batched=False``: the per-sample body (forward and backward one sample at a time, loops only): the
     CUDA twin's body.  ``batched=True``: the CPU body, which forms the batch as a B x n matrix and
-    computes H = X W and grad_W = X^T D with np.dot (BLAS gemm), the rest in loops.  Both share the
+    computes H = X W and grad_W = X^T D in loops over row views that LLVM vectorises (no BLAS).  Both share the
     data stream, the loss, the optimiser, evaluation and records (``run_one``)."""
     zero = F(0.0)
     one = F(1.0)
@@ -255,31 +255,71 @@ def _build(F, batched: bool):
 
     @register_jitable
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params):  # pragma: no cover - compiled
-        """f of the first m rows of X into fout: H = X W (gemm) + b, A = sigma(H) (PolyNet: prefix products)."""
+        """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
+
+        Loops over row views, four rows of W per pass over a row of H: a view indexed by a loop counter
+        lets LLVM drop numba's negative-index wrap-around and vectorise the inner loop over the r units
+        (flat ``offset + j`` indices keep it scalar); no BLAS call (its overhead dominates at these sizes)."""
         ob = n * r
         ou = ob + r
-        np.dot(X[:m], theta[:ob].reshape((n, r)), H[:m])
+        W = theta[:ob].reshape((n, r))
+        bvec = theta[ob:ou]
+        uvec = theta[ou : ou + r]
         for s in range(m):
+            Hs = H[s]
+            Xs = X[s]
             for j in range(r):
-                H[s, j] += theta[ob + j]
+                Hs[j] = zero
+            i = 0
+            while i + 4 <= n:
+                x0 = Xs[i]
+                x1 = Xs[i + 1]
+                x2 = Xs[i + 2]
+                x3 = Xs[i + 3]
+                W0 = W[i]
+                W1 = W[i + 1]
+                W2 = W[i + 2]
+                W3 = W[i + 3]
+                for j in range(r):
+                    Hs[j] += (x0 * W0[j] + x1 * W1[j]) + (x2 * W2[j] + x3 * W3[j])
+                i += 4
+            while i < n:
+                xv = Xs[i]
+                Wi = W[i]
+                for j in range(r):
+                    Hs[j] += xv * Wi[j]
+                i += 1
+            for j in range(r):
+                Hs[j] += bvec[j]
+            As = A[s]
             if code == PRODUCT:
                 acc = one
                 for j in range(r):
-                    A[s, j] = acc
-                    acc *= H[s, j]
+                    As[j] = acc
+                    acc *= Hs[j]
                 fout[s] = acc
                 continue
             if code == 1:
                 for j in range(r):
-                    hj = H[s, j]
-                    A[s, j] = max(zero, hj)
+                    As[j] = max(zero, Hs[j])
             else:
                 for j in range(r):
-                    A[s, j] = F(activation_value(code, H[s, j], params))
-        if code != PRODUCT:
-            np.dot(A[:m], theta[ou : ou + r], fout[:m])  # gemv
-            for s in range(m):
-                fout[s] += theta[ou + r]
+                    As[j] = F(activation_value(code, Hs[j], params))
+            o0 = zero
+            o1 = zero
+            o2 = zero
+            o3 = zero
+            j = 0
+            while j + 4 <= r:  # four independent partial sums
+                o0 += uvec[j] * As[j]
+                o1 += uvec[j + 1] * As[j + 1]
+                o2 += uvec[j + 2] * As[j + 2]
+                o3 += uvec[j + 3] * As[j + 3]
+                j += 4
+            while j < r:
+                o0 += uvec[j] * As[j]
+                j += 1
+            fout[s] = theta[ou + r] + ((o0 + o1) + (o2 + o3))
 
     @register_jitable
     def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
@@ -307,7 +347,7 @@ def _build(F, batched: bool):
     @register_jitable
     def gradient_batched(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss,
                          tb, tu, tc, xi, wk, X, YF, H, A, D):  # pragma: no cover - compiled
-        """grad = sum over the batch of step t of dl/dtheta (CPU body: grad_W = X^T D by gemm); returns the
+        """grad = sum over the batch of step t of dl/dtheta (CPU body: grad_W = X^T D in vectorised loops); returns the
         summed loss."""
         per = np.uint64(n_words + 1)
         key = np.uint64(t)
@@ -319,33 +359,66 @@ def _build(F, batched: bool):
         ob = n * r
         ou = ob + r
         tot = zero
-        for p in range(ob, theta.shape[0]):
+        for p in range(theta.shape[0]):
             grad[p] = zero
+        uvec = theta[ou : ou + r]
         for s in range(batch):
             lv, g = loss_and_slope(loss, YF[1, s], YF[0, s])
             tot += lv
+            Ds = D[s]
+            Hs = H[s]
+            As = A[s]
             if code == PRODUCT:
                 suffix = g
                 for j in range(r - 1, -1, -1):
-                    D[s, j] = A[s, j] * suffix
-                    suffix *= H[s, j]
+                    Ds[j] = As[j] * suffix
+                    suffix *= Hs[j]
                 continue
             if code == 1:
                 for j in range(r):
-                    D[s, j] = g * theta[ou + j] if H[s, j] > zero else zero
+                    Ds[j] = g * uvec[j] if Hs[j] > zero else zero
             else:
                 for j in range(r):
-                    D[s, j] = g * theta[ou + j] * F(activation_slope(code, H[s, j], params))
+                    Ds[j] = g * uvec[j] * F(activation_slope(code, Hs[j], params))
             YF[1, s] = g
             if tc:
                 grad[ou + r] += g
-        np.dot(X[:batch].T, D[:batch], grad[:ob].reshape((n, r)))
-        if tu and code != PRODUCT:
-            np.dot(A[:batch].T, YF[1, :batch], grad[ou : ou + r])  # grad_u = A^T g (gemv)
-        if tb:
-            for s in range(batch):
+        # grad_W[i] = sum_s x_si D[s], four samples per pass over the row (views: see forward_rows)
+        GW = grad[:ob].reshape((n, r))
+        for i in range(n):
+            Gi = GW[i]
+            s = 0
+            while s + 4 <= batch:
+                x0 = X[s, i]
+                x1 = X[s + 1, i]
+                x2 = X[s + 2, i]
+                x3 = X[s + 3, i]
+                D0 = D[s]
+                D1 = D[s + 1]
+                D2 = D[s + 2]
+                D3 = D[s + 3]
                 for j in range(r):
-                    grad[ob + j] += D[s, j]
+                    Gi[j] += (x0 * D0[j] + x1 * D1[j]) + (x2 * D2[j] + x3 * D3[j])
+                s += 4
+            while s < batch:
+                xv = X[s, i]
+                Ds = D[s]
+                for j in range(r):
+                    Gi[j] += xv * Ds[j]
+                s += 1
+        if tu and code != PRODUCT:
+            gu = grad[ou : ou + r]
+            for s in range(batch):  # grad_u = sum_s g_s sigma(h_s)
+                gs = YF[1, s]
+                As = A[s]
+                for j in range(r):
+                    gu[j] += gs * As[j]
+        if tb:
+            gb = grad[ob:ou]
+            for s in range(batch):
+                Ds = D[s]
+                for j in range(r):
+                    gb[j] += Ds[j]
         return tot
 
     @register_jitable
@@ -385,17 +458,21 @@ def _build(F, batched: bool):
         """One optimiser step on theta[lo:hi] from the summed batch gradient; True if a value overflowed.
         SGD: theta -= step_size G.  Adam: step_size = eta / (1 - beta1^t), corr2 = 1 / (1 - beta2^t)."""
         bad = False
-        for p in range(lo, hi):
-            gp = grad[p] * inv_b + wd * theta[p]
+        th = theta[lo:hi]  # views indexed from 0: the loop vectorises (see forward_rows)
+        gr = grad[lo:hi]
+        m1v = mom1[lo:hi]
+        m2v = mom2[lo:hi]
+        for p in range(hi - lo):
+            gp = gr[p] * inv_b + wd * th[p]
             if opt == 0:
-                v = theta[p] - step_size * gp
+                v = th[p] - step_size * gp
             else:
-                m1 = beta1 * mom1[p] + (one - beta1) * gp
-                m2 = beta2 * mom2[p] + (one - beta2) * gp * gp
-                mom1[p] = m1
-                mom2[p] = m2
-                v = theta[p] - step_size * m1 / (F(math.sqrt(np.float64(m2 * corr2))) + eps)
-            theta[p] = v
+                m1 = beta1 * m1v[p] + (one - beta1) * gp
+                m2 = beta2 * m2v[p] + (one - beta2) * gp * gp
+                m1v[p] = m1
+                m2v[p] = m2
+                v = th[p] - step_size * m1 / (F(math.sqrt(np.float64(m2 * corr2))) + eps)
+            th[p] = v
             if not abs(v) <= limit:
                 bad = True
         return bad

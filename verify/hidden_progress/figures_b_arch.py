@@ -558,9 +558,10 @@ _B5_PRINTED = ScalingStatement("Fig. B.5: every architecture has coarse scaling 
                replace(_B5_PRINTED, text="alpha(k_max) <= 1.2 alpha(k_min)", growth=0.0, growth_max=1.2)),
         Mutant("missing-entries", "some setting has a missing entry: at some (n, k) it converges in at most 10% of "
                "the trials", replace(_B5_PRINTED, text="a missing entry", some_min=0.0, missing_max=0.1)),
-        Mutant("growth-near-boundary", "alpha(k_max) >= 2.5 alpha(k_min) in every setting (the smallest measured "
-               "ratio is 1.30 at the full tier, (*i): alpha 0.228 -> 0.297 at k = 2 -> 4, and 2.47 at the quick tier, "
-               "(*i) at k = 2 -> 3)", replace(_B5_PRINTED, text="growth 2.5", growth=2.5),
+        Mutant("growth-near-boundary", "alpha(k_max) >= 2.75 alpha(k_min) in every setting (the smallest measured "
+               "ratio is 1.30 at the full tier, (*i): alpha 0.228 -> 0.297 at k = 2 -> 4, and 2.50 at the quick tier, "
+               "(*i) at k = 2 -> 3; 2.47 there before the CPU engine's products were re-ordered, 2026-11-27, when this "
+               "mutant read 2.5)", replace(_B5_PRINTED, text="growth 2.75", growth=2.75),
                near_boundary=True, part="alpha_grows"),
         Mutant("small-near-boundary", "alpha <= 0.2 k for every entry (the largest measured alpha / k is 0.304 at "
                "the full tier, (viii) at k = 3, and 0.207 at the quick tier, (*i) at k = 3)",
