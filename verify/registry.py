@@ -257,6 +257,22 @@ def _as_float(v) -> float:
         return math.nan
 
 
+def _case_record(case: Mapping[str, Any], lhs, rhs, rel: str, margin, tol, note: str) -> dict:
+    """The JSON-friendly record of one case of :meth:`Evidence.add`."""
+    record = {
+        "case": {k: _num_text(v) for k, v in case.items()},
+        "lhs": _num_text(lhs),
+        "rhs": _num_text(rhs),
+        "relation": _RELATION_TEXT[rel],
+        "margin": _num_text(margin),
+    }
+    if rel == "approx":
+        record["tol"] = _num_text(tol)
+    if note:
+        record["note"] = note
+    return record
+
+
 class Evidence:
     """Accumulates the cases of one check and turns them into a :class:`Verdict`.
 
@@ -305,37 +321,28 @@ class Evidence:
             ratio = _ratio(rel, lhs, rhs)
             if ratio is not None:
                 self.sharpness(case, ratio, part=part or "statement")
-        record = {
-            "case": {k: _num_text(v) for k, v in case.items()},
-            "lhs": _num_text(lhs),
-            "rhs": _num_text(rhs),
-            "relation": _RELATION_TEXT[rel],
-            "margin": _num_text(margin),
-        }
-        if rel == "approx":
-            record["tol"] = _num_text(tol)
-        if note:
-            record["note"] = note
         self.cases += 1
         # identity / predicate sub-checks (cross-route equalities) do not define the tightest case of an
-        # inequality statement: their margin is 0 by construction
+        # inequality statement: their margin is 0 by construction.  The JSON record of a case is built only
+        # where it is kept (most cases of a large grid are neither the tightest nor a witness).
         secondary = rel in ("eq", "true") and self.relation not in ("eq", "true")
         if holds and secondary:
             if self.tightest is None and self._tight_margin is None:
-                self._secondary = record
+                self._secondary = _case_record(case, lhs, rhs, rel, margin, tol, note)
         elif holds:
             if margin is not None and (self._tight_margin is None or margin < self._tight_margin):
                 self._tight_margin = margin
-                self.tightest = record
+                self.tightest = _case_record(case, lhs, rhs, rel, margin, tol, note)
             elif self.tightest is None:
-                self.tightest = record
+                self.tightest = _case_record(case, lhs, rhs, rel, margin, tol, note)
         else:
             self.failures += 1
+            record = None
             if self.witness is None:
-                self.witness = record
+                record = self.witness = _case_record(case, lhs, rhs, rel, margin, tol, note)
             if margin is not None and (self._worst_margin is None or margin < self._worst_margin):
                 self._worst_margin = margin
-                self.worst = record
+                self.worst = record if record is not None else _case_record(case, lhs, rhs, rel, margin, tol, note)
         return holds
 
     def extend(self, other: "Evidence") -> None:

@@ -220,6 +220,11 @@ def test_loss_slopes_match_finite_differences(loss):
 
 CONFIGS = [
     {},
+    # layers of >= LOOP_MIN_WIDTH units go through the CPU body's vectorised loops instead of gemm: n = 10 and
+    # B = 10 leave a remainder of 2 after the four-row passes, width 30 a remainder of 2 after 4-wide partial sums
+    {"width": 30, "batch": 10},
+    {"width": 25, "batch": 7, "activation": Activation.power(3), "optimizer": "adam", "lr": 0.01, "train_size": 50,
+     "loss": "logistic"},
     {"loss": "logistic", "optimizer": "adam", "lr": 0.01, "weight_decay": 1e-3, "schedule": "cosine"},
     {"activation": Activation.parity_sine(3), "second_layer": False, "width": 1, "loss": "square", "label_noise": 0.1},
     {"train_size": 50, "activation": Activation.zigzag(3), "init": "gaussian", "loss": "correlation", "schedule": "linear"},
@@ -262,7 +267,7 @@ def test_cpu_matches_numpy_reference(extra):
 
 @cuda_test
 @pytest.mark.filterwarnings("ignore:overflow encountered in scalar:RuntimeWarning")  # SplitMix64 wraps mod 2^64 by design
-@pytest.mark.parametrize("extra", [CONFIGS[0], CONFIGS[1], CONFIGS[3]], ids=["default", "adam", "finite"])
+@pytest.mark.parametrize("extra", [CONFIGS[0], CONFIGS[3], CONFIGS[5]], ids=["default", "adam", "finite"])
 def test_cuda_twin_matches_reference_and_cpu(extra):
     """The CUDA twin (per-sample body) against the numpy reference and the CPU twin (batched gemm body):
     float64 to rounding (same tolerance argument as the reference test); float32 for the smooth logistic
@@ -414,10 +419,14 @@ def test_cpu_kernel_cache_keys_by_dtype():
 
 def test_cpu_results_do_not_depend_on_the_blas_thread_count():
     """The engine pins BLAS to one thread around its CPU kernel (kernels.training._common.single_threaded_blas):
-    at a size where OpenBLAS threads its gemm (B = 256, width 100, float32) the bits are the same whatever
-    thread count BLAS is given outside, so they do not depend on the machine's core count."""
+    at a size where OpenBLAS threads its gemm (B = 1024, width 20 < LOOP_MIN_WIDTH, so the CPU body uses gemm;
+    float32) the bits are the same whatever thread count BLAS is given outside, so they do not depend on the
+    machine's core count."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
-    kw = dict(width=100, seeds=np.arange(3, dtype=np.uint64) + 7, steps=60, batch=256, lr=0.1, dtype="float32",
+    from kernels.training._two_layer_body import LOOP_MIN_WIDTH
+
+    assert 20 < LOOP_MIN_WIDTH
+    kw = dict(width=20, seeds=np.arange(3, dtype=np.uint64) + 7, steps=60, batch=1024, lr=0.1, dtype="float32",
               record_every=20, backend="cpu")
     runs = []
     for threads in (1, 2):

@@ -163,6 +163,19 @@ def _c_ratio_sq_lower_bound(a: Fraction, k_max: int) -> tuple[Fraction, dict]:
     return r, {"max W k^a": hi[0], "at (k, n)": [hi[1], hi[2]], "min W k^a": lo[0], "at": [lo[1], lo[2]]}
 
 
+
+@lru_cache(maxsize=None)
+def _b5_exact(n: int, k: int) -> tuple[Fraction, Fraction]:
+    """(xi_{k+1}^2 / xi_{k-1}^2, C(n, k-1) / C(n, k+1)) of Maj_n, exact: the Krawtchouk spectrum for
+    n <= 201, Lemma B.1's closed form beyond.  Shared by the printed statement, its correction and the
+    mutants of Eq. (B.5) (each re-reads the same grid; the big-integer gcds dominate the check)."""
+    if n <= 201:
+        spec = _spectrum(n, k + 1)
+        lo, hi = spec[k - 1], spec[k + 1]
+    else:
+        lo, hi = xi(n, k - 1), xi(n, k + 1)
+    return hi * hi / (lo * lo), Fraction(comb(n, k - 1), comb(n, k + 1))
+
 @claim(
     id="thesis_ch5.eq_B.5",
     source=SOURCE,
@@ -285,13 +298,8 @@ def check_eq_b5(statement: B5Statement, p, ctx) -> Verdict:
         n0 = 2 * (k + 1) ** 2 + 1
         ns = list(_odd_range(n0, n0 + p["n_span"])) + [10**e + 1 for e in range(4, p["log10_n_large"] + 1)]
         for n in ns:
-            if n <= 201:
-                spec = _spectrum(n, k + 1)
-                lo, hi = spec[k - 1], spec[k + 1]
-            else:
-                lo, hi = xi(n, k - 1), xi(n, k + 1)
-            B = Fraction(comb(n, k - 1), comb(n, k + 1))
-            ev.add({"k": k, "n": n}, hi * hi / (lo * lo), statement.endpoint_const * c * k * k / Fraction(n) ** statement.power,
+            ratio, B = _b5_exact(n, k)
+            ev.add({"k": k, "n": n}, ratio, statement.endpoint_const * c * k * k / Fraction(n) ** statement.power,
                    part="endpoint")
             ev.add({"k": k, "n": n}, c * Fraction((k + 1) * k, (n - k) * (n - k + 1)),
                    statement.last_const * c * k * k / Fraction(n) ** statement.power, part="last-step")
