@@ -14,6 +14,7 @@ exhaustive transform.  Cost: O(n * (k_max + 1)) big-int operations.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Sequence
 
@@ -51,8 +52,11 @@ def symmetric_spectrum(values: Sequence, k_max: int | None = None) -> list[Fract
         raise ValueError("argument 'values' must have n + 1 >= 1 entries, not an empty sequence")
     n = len(vals) - 1
     rows = krawtchouk_rows(n, k_max)
-    scale = 1 << n
-    return [sum((v * K for v, K in zip(vals, row)), Fraction(0)) / scale for row in rows]
+    # sum in integers over the common denominator (Fraction arithmetic would reduce every partial sum)
+    den = math.lcm(*(v.denominator for v in vals))
+    nums = [v.numerator * (den // v.denominator) for v in vals]
+    scale = den << n
+    return [Fraction(sum(a * K for a, K in zip(nums, row)), scale) for row in rows]
 
 
 def majority_values(n: int) -> list[int]:

@@ -66,6 +66,22 @@ def _majority_wht(n: int, backend: str):
 
 
 @lru_cache(maxsize=None)
+def _majority_wht_levels(n: int, backend: str) -> tuple[int, ...] | None:
+    """(H[S_0], ..., H[S_n]) with S_k = {0, ..., k-1}, the integer WHT of Maj_n on one subset of each size,
+    when every one of the 2^n entries equals the entry of its level (H[S] == H[S_|S|]); None otherwise.
+
+    Computed once per n and process: a check of Lemma B.1 then compares each statement with n + 1 numbers
+    instead of re-running the transform and the 2^n comparison (at n = 27, 2^27 entries) per statement.
+    A statement's value v_k matches every S of size k exactly when it matches H[S_k]; with None the check
+    compares all entries itself."""
+    H = _majority_wht(n, backend)
+    pc = _popcounts_u8(n) if n <= _WHT_CACHE_N_MAX else popcounts(n, dtype=np.uint8)
+    reps = np.array([H[(1 << k) - 1] for k in range(n + 1)], dtype=H.dtype)
+    constant = bool(np.array_equal(H, reps[pc]))
+    return tuple(int(v) for v in reps) if constant else None
+
+
+@lru_cache(maxsize=None)
 def _popcounts_u8(n: int):
     pc = popcounts(n, dtype=np.uint8)
     pc.setflags(write=False)
@@ -170,7 +186,9 @@ def check_majority_coefficients(statement: CoefficientFormula, p, ctx) -> Verdic
     Checkable form
     --------------
     (a) Every odd n <= n_exhaustive_max: the integer WHT of the truth table of Maj_n gives all 2^n
-    coefficients; for each k, every S with |S| = k must equal the formula.  (b) Every odd n <=
+    coefficients; for each k, every S with |S| = k must equal the formula (the transform is computed once
+    per n and process, every entry is compared with the entry of its level, and each statement is then
+    compared with the n + 1 level values; a non-constant level would be compared entry by entry).  (b) Every odd n <=
     n_symmetric_max and n = n_top: the exact Krawtchouk spectrum (kernels.boolean.symmetric, Python ints)
     must equal the formula for all k.  (c) Parseval: sum_k C(n, k) coeff(n, k)^2 = 1 for the same n.
 
@@ -191,6 +209,15 @@ def check_majority_coefficients(statement: CoefficientFormula, p, ctx) -> Verdic
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
     for n in _odd_range(1, p["n_exhaustive_max"]):
+        levels = _majority_wht_levels(n, ctx.backend)
+        if levels is not None:  # the transform is constant on every level |S| = k (all 2^n entries compared)
+            for k in range(n + 1):
+                coeff = statement.coeff(n, k)
+                scaled = coeff * (1 << n)
+                same = scaled.denominator == 1 and int(scaled) == levels[k]
+                ev.add({"n": n, "k": k, "S": (1 << k) - 1, "route": "exhaustive WHT", "subsets": comb(n, k),
+                        "mismatching subsets": 0 if same else comb(n, k)}, Fraction(levels[k], 1 << n), coeff)
+            continue
         H = _majority_wht(n, ctx.backend)
         pc = _popcounts_u8(n) if n <= _WHT_CACHE_N_MAX else popcounts(n, dtype=np.uint8)
         predicted = [statement.coeff(n, k) * (1 << n) for k in range(n + 1)]
