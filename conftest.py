@@ -96,7 +96,8 @@ SHARED_FIXTURE_UNITS = {
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup`` (pyproject.toml), extended: the tests of one claim (``test_*[<claim id>]``, in
     verify/test_claims.py or any test file) form one work unit, so that the claim is computed on one worker, once; so do the
-    tests of each group in ``SHARED_FIXTURE_UNITS``.  Done here
+    tests of each group in ``SHARED_FIXTURE_UNITS``, and the claims of each ``verify.parallel.SHARED_RUNS`` group
+    (they read the same cached runs).  Done here
     rather than with ``xdist_group`` marks, which pytest-xdist 3.8 loses under pytest >= 9.2 (it appends the
     group to ``item._nodeid``, which pytest no longer reads: pytest-dev/pytest-xdist#1386).  The units go
     out in collection order (``--no-loadscope-reorder``): verify/test_claims.py lists the longest claims first."""
@@ -104,13 +105,17 @@ def pytest_xdist_make_scheduler(config, log):
         return None
     from xdist.scheduler import LoadGroupScheduling
 
+    from verify.parallel import SHARED_RUNS
+
     claim_ids = _claim_ids()
+    unit_of = {cid: group[0] for group in SHARED_RUNS for cid in group}  # claims that share cached runs: one unit
 
     class ClaimGroups(LoadGroupScheduling):
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
             if scope == nodeid and nodeid.endswith("]") and nodeid[nodeid.index("[") + 1:-1] in claim_ids:
-                return "claim " + nodeid[nodeid.index("[") + 1:-1]
+                cid = nodeid[nodeid.index("[") + 1:-1]
+                return "claim " + unit_of.get(cid, cid)
             if scope == nodeid and nodeid in SHARED_FIXTURE_UNITS:
                 return "fixture " + SHARED_FIXTURE_UNITS[nodeid]
             return scope

@@ -150,3 +150,36 @@ def test_a_worker_that_dies_exits_two_and_publishes_nothing(tmp_path: Path, old_
     assert _files(tmp_path / "report") | {"REPORT.md": out.read_bytes()} == before
     assert not pending_publishes(out)
     assert json.loads((tmp_path / "report" / "results.json").read_text())["environment"]["tier"] == "quick"
+
+
+def test_shared_run_groups_name_registered_claims_once():
+    from verify.parallel import SHARED_RUNS
+
+    ids = [cid for group in SHARED_RUNS for cid in group]
+    assert len(ids) == len(set(ids))
+    for cid in ids:
+        get_claim(cid)  # raises for an unknown id
+
+
+def test_task_groups_put_a_groups_members_in_one_task(monkeypatch):
+    import verify.parallel as P
+
+    monkeypatch.setattr(P, "SHARED_RUNS", (("g.a", "g.b", "g.c"), ("h.a", "h.b")))
+    ids = ["x", "g.c", "y", "g.a", "h.b", "z"]
+    assert P.task_groups(ids) == [[0], [3, 1], [2], [4], [5]]  # g in the group's order; h.b alone is one task
+    assert P.task_groups([]) == []
+
+
+def test_a_shared_run_group_gives_the_serial_results():
+    """claim_B.11 and thm_5.8.main read the same cached SGD runs and go to one worker as one task: the
+    results are those of the serial run (where they share the cache as well) and of runs apart."""
+    from verify.parallel import task_groups
+
+    ids = ["thesis_ch5.claim_B.11", "thesis_ch4.lemma_A.2", "thesis_ch5.thm_5.8.main"]
+    assert [0, 2] in task_groups(ids)
+    claims = [get_claim(i) for i in ids]
+    parallel = run_claims(claims, tier="quick", backend="auto", jobs=2)
+    serial = run_claims(claims, tier="quick", backend="auto", jobs=1)
+    apart = [run_claims([c, claims[1]], tier="quick", backend="auto", jobs=2)[0] for c in (claims[0], claims[2])]
+    assert [_untimed(r.to_json()) for r in parallel] == [_untimed(r.to_json()) for r in serial]
+    assert [_untimed(r.to_json()) for r in apart] == [_untimed(parallel[0].to_json()), _untimed(parallel[2].to_json())]

@@ -10,6 +10,13 @@ seconds, scaled by verify/costs.py where a claim declares a time model), at most
 results are returned in the order of the claims given, so that the report is the same as a serial run's
 apart from the timing fields.
 
+Claims that read the same cached runs (:data:`SHARED_RUNS`: module-level ``functools.lru_cache`` functions
+called with the same arguments and seeds, such as the disjoint-PolyNet SGD runs of Theorem 5.8 and Claims
+B.11-B.12) go to one worker as one task, one after another, so that the runs are computed once.  The
+caches are pure (a cached call returns the values the uncached call computes), so the results are the
+same as apart; only their ``seconds`` move to the first claim of the group.  (A dask cluster, and the
+serial run, take the claims one by one; a serial run shares the caches anyway.)
+
 A worker returns the claim's verdicts (pickled), and this process rebuilds the ClaimResult around its
 own Claim object: the rendering sees the same values as in a serial run.  A worker that dies (a crash,
 a kill, out of memory) raises :class:`WorkerDied`, naming the claims that were running; nothing is
@@ -30,6 +37,39 @@ from .registry import Claim, ClaimResult, MutantResult, run_claim
 
 #: the exit status of a worker killed by fault injection (``VERIFY_REPORT_FAULT=worker:kill``)
 FAULT_EXIT = 70
+
+
+#: groups of claims whose checks read the same cached runs (same functions, arguments and seeds; measured
+#: in one process, e.g. at the quick tier claim_B.12 then thm_5.8 take 5.3 s and 0.4 s, thm_5.8 alone 5.1 s);
+#: each group runs as one task, in this order.  tests/test_parallel.py checks the ids.
+SHARED_RUNS: tuple[tuple[str, ...], ...] = (
+    # kernels.training.disjoint_polynet_sgd runs of verify/hidden_progress/polynet_sgd._runs
+    ("thesis_ch5.claim_B.12", "thesis_ch5.thm_5.8", "thesis_ch5.thm_5.8.azuma", "thesis_ch5.claim_B.11",
+     "thesis_ch5.thm_5.8.main"),
+    # the pre-training runs of verify/icl_deep_gd/figures._pretrain (Figure 3's depth-2 runs are Figures 1-2's)
+    ("seed001.figure_3", "seed001.figure_1", "seed001.figure_2"),
+)
+
+
+def task_groups(ids: Sequence[str]) -> list[list[int]]:
+    """Indices of ``ids`` grouped into tasks: the members of a SHARED_RUNS group that are present form one
+    task (in the group's order), every other claim a task of its own; tasks in the order of their first id."""
+    where = {cid: g for g, group in enumerate(SHARED_RUNS) for cid in group}
+    rank = {cid: r for group in SHARED_RUNS for r, cid in enumerate(group)}
+    tasks: list[list[int]] = []
+    open_group: dict[int, list[int]] = {}
+    for i, cid in enumerate(ids):
+        g = where.get(cid)
+        if g is None:
+            tasks.append([i])
+        elif g in open_group:
+            open_group[g].append(i)
+        else:
+            open_group[g] = [i]
+            tasks.append(open_group[g])
+    for task in tasks:
+        task.sort(key=lambda i: rank.get(ids[i], 0))
+    return tasks
 
 
 class WorkerDied(RuntimeError):
@@ -94,6 +134,11 @@ def _run_in_worker(claim_id: str, tier: str, backend: str) -> bytes:
     return claim_payload(get_claim(claim_id), tier, backend)
 
 
+def _run_task_in_worker(claim_ids: tuple[str, ...], tier: str, backend: str) -> list[bytes]:
+    """The payloads of a task's claims, run one after another in this worker (see SHARED_RUNS)."""
+    return [_run_in_worker(cid, tier, backend) for cid in claim_ids]
+
+
 def rebuild_result(c: Claim, blob: bytes) -> ClaimResult:
     """The ClaimResult of ``c`` (this process's Claim object) around the verdicts a worker pickled."""
     status, printed, corrected, verdicts, params, tier, backend, seconds, proof_step = pickle.loads(blob)
@@ -124,7 +169,9 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
     import multiprocessing
 
     cost = [expected_seconds(c.id, c.resolve_params(tier)) for c in claims]
-    queue = sorted(range(len(claims)), key=lambda i: -cost[i])[::-1]  # pop() takes the longest first
+    tasks = task_groups([c.id for c in claims])
+    workers = min(workers, len(tasks))
+    queue = sorted(range(len(tasks)), key=lambda t: -sum(cost[i] for i in tasks[t]))[::-1]  # pop(): longest first
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_init_worker, initargs=(workers, fault))
     running: dict[Future, int] = {}
@@ -132,20 +179,22 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
     try:
         while queue or running:
             while queue and len(running) < workers:
-                i = queue.pop()
-                running[pool.submit(_run_in_worker, claims[i].id, tier, backend)] = i
+                t = queue.pop()
+                running[pool.submit(_run_task_in_worker, tuple(claims[i].id for i in tasks[t]), tier, backend)] = t
             if bar is not None:
-                bar.set_postfix_str(", ".join(claims[i].id for i in sorted(running.values())))
+                bar.set_postfix_str(", ".join(claims[i].id for t in sorted(running.values()) for i in tasks[t]))
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for f in done:
-                i = running.pop(f)
+                t = running.pop(f)
                 try:
-                    results[i] = rebuild_result(claims[i], f.result())
+                    blobs = f.result()
                 except BrokenProcessPool as exc:
-                    ids = sorted(claims[j].id for j in [i, *running.values()])
+                    ids = sorted(claims[i].id for u in [t, *running.values()] for i in tasks[u])
                     raise WorkerDied(f"a worker process died while running one of {ids} ({exc})") from None
+                for i, blob in zip(tasks[t], blobs):
+                    results[i] = rebuild_result(claims[i], blob)
                 if bar is not None:
-                    bar.update(1)
+                    bar.update(len(tasks[t]))
     except BaseException:
         stop_pool(pool)
         raise

@@ -264,7 +264,9 @@ def full_flow_rhs(k: int, n_prime: int):
     idx = np.arange(1 << n, dtype=np.int64)
     X = (1 - 2 * ((idx[:, None] >> np.arange(n)) & 1)).astype(np.float64)  # (2^n, n)
     y = np.prod(X[:, ::n_prime][:, :k], axis=1)
-    blocks = [X[:, l * n_prime:(l + 1) * n_prime] for l in range(k)]
+    # each block contiguous (2^n, n'): the products below then stream it instead of a strided column slice
+    blocks = [np.ascontiguousarray(X[:, l * n_prime:(l + 1) * n_prime]) for l in range(k)]
+    del X
     scale = 1.0 / (1 << n)
 
     def rhs(t, w_flat):
