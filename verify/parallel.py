@@ -48,6 +48,10 @@ SHARED_RUNS: tuple[tuple[str, ...], ...] = (
      "thesis_ch5.thm_5.8.main"),
     # the pre-training runs of verify/icl_deep_gd/figures._pretrain (Figure 3's depth-2 runs are Figures 1-2's)
     ("seed001.figure_3", "seed001.figure_1", "seed001.figure_2"),
+    # the flows of verify/hidden_progress/polynet_flow_lemma_b8._lemma_b8_data (seeded by Lemma B.8's id)
+    ("thesis_ch5.lemma_B.8", "thesis_ch5.lemma_B.8.blowup_time"),
+    # the Pareto grid of verify/pareto_sq/experiments.pareto_grid (E23 and E24)
+    ("thesis_ch6.pareto_frontier_experiment", "thesis_ch6.data_time_tradeoff"),
 )
 
 
