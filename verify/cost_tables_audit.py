@@ -381,7 +381,6 @@ SAFE: dict[str, str] = {
     "thesis_ch7.lemma_D14": ALL_VALUES_TESTED,
     "thesis_ch7.lemma_D15": ALL_VALUES_TESTED,
     "thesis_ch7.lemma_D16": ALL_VALUES_TESTED,
-    "thesis_ch7.parity_construction": WITHIN_TESTED,
     "thesis_ch7.parity_width_necessary": WITHIN_TESTED,
     "thesis_ch7.representation_background": ALL_VALUES_TESTED,
     "thesis_ch7.theorem_7_1_training": ALL_VALUES_TESTED,
