@@ -258,6 +258,31 @@ def _build(F, batched: bool):
         return y
 
     @register_jitable
+    def add_combination(out, coef, rows, count, r):  # pragma: no cover - compiled
+        """out[j] += sum_{q < count} coef[q] rows[q, j], four rows per pass over out (in that order:
+        ((c0 R0 + c1 R1) + (c2 R2 + c3 R3)), then one row at a time).  Row views indexed by the loop
+        counter: LLVM vectorises the loop over j (see forward_rows)."""
+        q = 0
+        while q + 4 <= count:
+            c0 = coef[q]
+            c1 = coef[q + 1]
+            c2 = coef[q + 2]
+            c3 = coef[q + 3]
+            R0 = rows[q]
+            R1 = rows[q + 1]
+            R2 = rows[q + 2]
+            R3 = rows[q + 3]
+            for j in range(r):
+                out[j] += (c0 * R0[j] + c1 * R1[j]) + (c2 * R2[j] + c3 * R3[j])
+            q += 4
+        while q < count:
+            c = coef[q]
+            Rq = rows[q]
+            for j in range(r):
+                out[j] += c * Rq[j]
+            q += 1
+
+    @register_jitable
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
 
@@ -299,25 +324,7 @@ def _build(F, batched: bool):
             Xs = X[s]
             for j in range(r):
                 Hs[j] = zero
-            i = 0
-            while i + 4 <= n:
-                x0 = Xs[i]
-                x1 = Xs[i + 1]
-                x2 = Xs[i + 2]
-                x3 = Xs[i + 3]
-                W0 = W[i]
-                W1 = W[i + 1]
-                W2 = W[i + 2]
-                W3 = W[i + 3]
-                for j in range(r):
-                    Hs[j] += (x0 * W0[j] + x1 * W1[j]) + (x2 * W2[j] + x3 * W3[j])
-                i += 4
-            while i < n:
-                xv = Xs[i]
-                Wi = W[i]
-                for j in range(r):
-                    Hs[j] += xv * Wi[j]
-                i += 1
+            add_combination(Hs, Xs, W, n, r)
             for j in range(r):
                 Hs[j] += bvec[j]
             As = A[s]
@@ -421,29 +428,10 @@ def _build(F, batched: bool):
                     for j in range(r):
                         grad[ob + j] += D[s, j]
             return tot
-        # grad_W[i] = sum_s x_si D[s], four samples per pass over the row (views: see forward_rows)
+        # grad_W[i] = sum_s x_si D[s], four samples per pass over the row
         GW = grad[:ob].reshape((n, r))
         for i in range(n):
-            Gi = GW[i]
-            s = 0
-            while s + 4 <= batch:
-                x0 = X[s, i]
-                x1 = X[s + 1, i]
-                x2 = X[s + 2, i]
-                x3 = X[s + 3, i]
-                D0 = D[s]
-                D1 = D[s + 1]
-                D2 = D[s + 2]
-                D3 = D[s + 3]
-                for j in range(r):
-                    Gi[j] += (x0 * D0[j] + x1 * D1[j]) + (x2 * D2[j] + x3 * D3[j])
-                s += 4
-            while s < batch:
-                xv = X[s, i]
-                Ds = D[s]
-                for j in range(r):
-                    Gi[j] += xv * Ds[j]
-                s += 1
+            add_combination(GW[i], X[:batch, i], D, batch, r)
         if tu and code != PRODUCT:
             gu = grad[ou : ou + r]
             for s in range(batch):  # grad_u = sum_s g_s sigma(h_s)
