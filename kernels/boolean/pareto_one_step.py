@@ -173,15 +173,20 @@ def _objective(F1, y, w, lam):
 @numba.njit(cache=True)
 def _dcd_epochs(F1, y, Cbox, alpha, w, epochs):  # pragma: no cover - compiled
     m, d = F1.shape
+    # the squared row norms do not change over the epochs: computed once per call, in the same order (same bits)
+    qs = np.empty(m)
+    for i in range(m):
+        q = 0.0
+        for j in range(d):
+            q += F1[i, j] * F1[i, j]
+        qs[i] = q
     for _ in range(epochs):
         for i in range(m):
-            q = 0.0
             g = 0.0
             for j in range(d):
-                q += F1[i, j] * F1[i, j]
                 g += F1[i, j] * w[j]
             g = y[i] * g - 1.0
-            a = min(max(alpha[i] - g / q, 0.0), Cbox)
+            a = min(max(alpha[i] - g / qs[i], 0.0), Cbox)
             da = a - alpha[i]
             if da != 0.0:
                 alpha[i] = a
