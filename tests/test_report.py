@@ -404,3 +404,48 @@ def test_the_lock_excludes_a_second_process(tmp_path: Path):
     assert holder.returncode == 0
     again = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
+
+
+def _fake_result(cid: str, *specs):
+    import types
+
+    return types.SimpleNamespace(printed=types.SimpleNamespace(plots=tuple(specs)), corrected=None,
+                                 claim=types.SimpleNamespace(id=cid))
+
+
+def test_figures_with_unchanged_keys_are_copied_from_the_published_report(tmp_path: Path, monkeypatch):
+    """A re-run copies the PNGs whose spec (and drawing code) did not change from the published figures/
+    and draws only the others; the copies are the bytes a fresh drawing gives."""
+    import verify.report_render as RR
+
+    a = {"title": "a", "series": [{"x": [1, 2, 3], "y": [1.0, 4.0, 9.0], "label": "squares"}]}
+    b = {"title": "b", "logy": True, "series": [{"x": [1, 2], "y": [1.0, float("nan")]}]}
+    results = [_fake_result("x.a", a), _fake_result("x.b", b)]
+    old, new, fresh = (tmp_path / d for d in ("old", "new", "fresh"))
+    for d in (old, new, fresh):
+        d.mkdir()
+    paths = RR.render_all_plots(results, old)
+    assert paths == {"x.a": ["report/figures/x.a-0.png"], "x.b": ["report/figures/x.b-0.png"]}
+    keys = json.loads((old / RR.FIGURE_KEYS).read_text())
+    assert keys == {"x.a-0.png": RR.figure_key(a), "x.b-0.png": RR.figure_key(b)}
+    # a spec read back from results.json (NaN as a string) has the key of the live one
+    assert RR.figure_key(json.loads(json.dumps(RR.to_jsonable(b)))) == keys["x.b-0.png"]
+
+    drawn = []
+    real = RR.render_figure
+    monkeypatch.setattr(RR, "render_figure", lambda cid, i, spec, figdir: drawn.append(cid) or real(cid, i, spec, figdir))
+    changed = dict(b, title="b, changed")
+    assert RR.render_all_plots([_fake_result("x.a", a), _fake_result("x.b", changed)], new, reuse_dir=old) == paths
+    assert drawn == ["x.b"]  # x.a copied, x.b drawn again
+    assert (new / "x.a-0.png").read_bytes() == (old / "x.a-0.png").read_bytes()
+    assert json.loads((new / RR.FIGURE_KEYS).read_text())["x.b-0.png"] == RR.figure_key(changed) != keys["x.b-0.png"]
+    real("x.a", 0, a, fresh)
+    assert (fresh / "x.a-0.png").read_bytes() == (new / "x.a-0.png").read_bytes()
+
+    # no usable key file (missing, unreadable): everything is drawn
+    drawn.clear()
+    (old / RR.FIGURE_KEYS).write_text("{not json")
+    (tmp_path / "again").mkdir()
+    RR.render_all_plots(results, tmp_path / "again", reuse_dir=old)
+    assert drawn == ["x.a", "x.b"]
+    assert RR._reusable_figures(tmp_path / "missing") == {}

@@ -17,7 +17,9 @@ or a subset over the committed report is refused (exit 2).
 The output set is ``REPORT.md`` (small: how it was produced, the summary, the errata and proof-gap
 table, the sharpness table, an index) and the directory ``report/`` next to it (one page per source,
 ``results.json``, ``figures/``).  Every file carries the same *generation* (a content hash of the
-results), which ``--check`` compares.
+results), which ``--check`` compares.  ``figures/keys.json`` records what drew each PNG (its spec, the
+drawing code, matplotlib's version: :func:`verify.report_render.figure_key`); a run copies the published
+PNGs whose key did not change instead of drawing them again (the same bytes).
 
 Publishing is atomic (see :func:`verify.publish.publish`): the new set is built in a staging directory next to the
 outputs, then ``report/`` is swapped by two renames and REPORT.md replaced last (the commit point).
@@ -430,7 +432,7 @@ def write_report_set(dest: Path, results: list[ClaimResult], env: dict, seconds:
     figdir.mkdir(parents=True)
     generation, text = results_document(results, env)
     (report / "results.json").write_text(text, encoding="utf-8")
-    figures = render_all_plots(results, figdir, jobs)
+    figures = render_all_plots(results, figdir, jobs, reuse_dir=out_dir / "report" / "figures")
     for src in sorted({r.claim.source for r in results}):
         (report / _page_name(src)).write_text(build_source_page(src, results, env, figures, generation, out_dir), encoding="utf-8")
     (dest / "REPORT.md").write_text(build_markdown(results, env, figures, seconds, generation, out_dir), encoding="utf-8")

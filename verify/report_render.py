@@ -5,6 +5,8 @@ the benchmark table, GitHub's heading anchors and the link check, and the text o
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -121,32 +123,89 @@ def render_plots(result: ClaimResult, figdir: Path) -> list[str]:
     return render_specs(result.claim.id, plot_specs(result), figdir)
 
 
-def render_all_plots(results: list[ClaimResult], figdir: Path, jobs: int = 1) -> dict[str, list[str]]:
-    """:func:`render_plots` of every result, by claim id; one figure per task in ``jobs`` spawned processes
-    when ``jobs > 1`` (matplotlib takes ~0.3 s per figure, most of a quick report's rendering; the PNG files
-    are the same bytes whichever process draws them).  An error or a signal here stops the processes and
-    re-raises."""
+#: the file in a report's figures/ folder that records, per PNG, the key of what drew it (:func:`figure_key`)
+FIGURE_KEYS = "keys.json"
+
+
+def figure_key(spec: dict) -> str:
+    """What a figure's bytes depend on: the spec as stored in results.json (so that a live spec and the same
+    spec read back from results.json have one key), this module's source (the drawing code) and matplotlib's
+    version.  A figure with the key of a PNG already drawn is that PNG, byte for byte (the drawing is
+    deterministic: no timestamps, no metadata; tested)."""
+    text = json.dumps(to_jsonable(spec), sort_keys=True, allow_nan=False)
+    return hashlib.sha256(hashlib.sha256(text.encode()).digest() + _drawing_code_digest()).hexdigest()[:32]
+
+
+@functools.lru_cache(maxsize=1)
+def _drawing_code_digest() -> bytes:
+    import matplotlib
+
+    return hashlib.sha256(Path(__file__).read_bytes() + b"\0matplotlib " + matplotlib.__version__.encode()).digest()
+
+
+def _reusable_figures(reuse_dir: Path | None) -> dict[str, str]:
+    """{PNG name: key} of the figures in ``reuse_dir`` (the published report's figures/) that may be copied;
+    empty when there is none or its key file is unreadable."""
+    if reuse_dir is None:
+        return {}
+    try:
+        keys = json.loads((Path(reuse_dir) / FIGURE_KEYS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {name: key for name, key in keys.items() if isinstance(key, str) and (Path(reuse_dir) / name).is_file()} \
+        if isinstance(keys, dict) else {}
+
+
+def render_all_plots(results: list[ClaimResult], figdir: Path, jobs: int = 1,
+                     reuse_dir: Path | None = None) -> dict[str, list[str]]:
+    """:func:`render_plots` of every result, by claim id, and ``figdir/keys.json`` ({PNG name: figure_key}).
+
+    A figure whose key equals that of the PNG of the same name in ``reuse_dir`` (the published report's
+    figures/, which a re-run mostly redraws unchanged) is copied from there instead of drawn: the same
+    bytes, without matplotlib's ~0.3 s per figure.  The others are drawn one per task in ``jobs`` spawned
+    processes when ``jobs > 1`` (the PNG files are the same bytes whichever process draws them).  An error
+    or a signal here stops the processes and re-raises."""
+    import shutil
+
     work = [(r.claim.id, plot_specs(r)) for r in results]
     tasks = [(cid, i, spec) for cid, specs in work for i, spec in enumerate(specs)]
-    if jobs <= 1 or len(tasks) < 2:
-        return {cid: render_specs(cid, specs, figdir) for cid, specs in work}
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    names = [_figure_name(cid, i) for cid, i, _ in tasks]
+    keys = [figure_key(spec) for _, _, spec in tasks]
+    old = _reusable_figures(reuse_dir)
+    todo = []
+    for t, (name, key) in enumerate(zip(names, keys)):
+        if old.get(name) == key:
+            shutil.copyfile(Path(reuse_dir) / name, figdir / name)
+        else:
+            todo.append(t)
+    if jobs <= 1 or len(todo) < 2:
+        for t in todo:
+            render_figure(*tasks[t], figdir)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-    from .parallel import stop_pool
+        from .parallel import stop_pool
 
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=multiprocessing.get_context("spawn"))
-    try:
-        futures = [pool.submit(render_figure, cid, i, spec, figdir) for cid, i, spec in tasks]
-        paths = [f.result() for f in futures]
-    except BaseException:
-        stop_pool(pool)
-        raise
-    pool.shutdown(wait=True)
+        pool = ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=multiprocessing.get_context("spawn"))
+        try:
+            futures = [pool.submit(render_figure, *tasks[t], figdir) for t in todo]
+            for f in futures:
+                f.result()
+        except BaseException:
+            stop_pool(pool)
+            raise
+        pool.shutdown(wait=True)
+    (figdir / FIGURE_KEYS).write_text(json.dumps(dict(zip(names, keys)), indent=0, sort_keys=True) + "\n",
+                                      encoding="utf-8")
     out: dict[str, list[str]] = {cid: [] for cid, _ in work}
-    for (cid, _, _), path in zip(tasks, paths):
-        out[cid].append(path)
+    for (cid, _, _), name in zip(tasks, names):
+        out[cid].append(f"report/figures/{name}")
     return out
+
+
+def _figure_name(claim_id: str, i: int) -> str:
+    return f"{_slug(claim_id)}-{i}.png"
 
 
 def render_specs(claim_id: str, specs: list[dict], figdir: Path) -> list[str]:
@@ -179,7 +238,7 @@ def render_figure(claim_id: str, i: int, spec: dict, figdir: Path) -> str:
     if spec.get("kind") != "heatmap":
         ax.grid(True, alpha=0.3)
     fig.tight_layout()
-    name = f"{_slug(claim_id)}-{i}.png"
+    name = _figure_name(claim_id, i)
     fig.savefig(figdir / name, metadata={"Software": None})
     plt.close(fig)
     return f"report/figures/{name}"
