@@ -25,7 +25,8 @@ quantile is <= c.  The search is therefore run with a ladder of caps (every rate
 until some rate's quantile is within the cap, at most the full cap), and only the best rate is then run
 to the full cap, for the fraction of converged runs (Fig. B.4).  Run r of a cell has the same seed at
 every cap and every rate, and a run stopped at a smaller cap is the prefix of the same run at a larger
-one, so every 10th percentile equals the exhaustive search's bit for bit.  Ties of the 10th percentile
+one (so a run that converged within a cap is not trained again at the next; only the censored
+runs are), so every 10th percentile equals the exhaustive search's bit for bit.  Ties of the 10th percentile
 (frequent at the evaluation stride's resolution) go to the rate with more runs converged within the
 deciding cap, then to the larger rate: that tie-break, and the other rates' converged fractions (lower
 bounds within the deciding cap where they are not run to the full cap, see ``EXACT_BELOW``), depend on
@@ -111,6 +112,21 @@ def _train(n: int, k: int, setting: str, batch: int, lr: float, seeds: np.ndarra
     return np.where(res.converged_at >= 0, res.converged_at, np.inf).astype(np.float64)
 
 
+def _raise_cap(tc: np.ndarray | None, n: int, k: int, setting: str, batch: int, lr: float, seeds: np.ndarray,
+               steps: int, eval_every: int, n_eval: int, backend: str) -> np.ndarray:
+    """t_c of the runs at cap ``steps``, given ``tc``, their t_c at a smaller cap (None: none yet).  A run that
+    converged keeps its t_c (a run stopped at a smaller cap is the prefix of the same run at a larger one); only
+    the censored runs are trained again (a run depends on its seed alone), so the result is that of
+    ``_train`` on every seed, bit for bit."""
+    if tc is None:
+        return _train(n, k, setting, batch, lr, seeds, steps, eval_every, n_eval, backend)
+    out = tc.copy()
+    open_ = ~np.isfinite(tc)
+    if open_.any():
+        out[open_] = _train(n, k, setting, batch, lr, seeds[open_], steps, eval_every, n_eval, backend)
+    return out
+
+
 #: a cell whose any-rate converged fraction (lower bound from the rate search) is below this runs its rates to
 #: larger caps (x10 per rung) until one rate converges in this fraction or all reach the full cap, so that the
 #: any-rate fraction is exact wherever it is below EXACT_BELOW (and a lower bound >= EXACT_BELOW elsewhere)
@@ -149,32 +165,38 @@ def _cell(n: int, k: int, setting: str, batch: int, lrs: tuple, root: int, runs:
     skips the best rate's run to the full cap (its 10th percentile is exact at the deciding cap already; Fig.
     B.5 needs no best-rate fraction)."""
     seeds = _seeds(root, runs)
+
+    def raise_cap(tc, lr, steps):
+        return _raise_cap(tc, n, k, setting, batch, lr, seeds, steps, eval_every, n_eval, backend)
+
     c = min(screen, cap)
+    tcs = {lr: raise_cap(None, lr, c) for lr in lrs}
     while True:
-        tcs = {lr: _train(n, k, setting, batch, lr, seeds, c, eval_every, n_eval, backend) for lr in lrs}
         within = [lr for lr in lrs if q10(tcs[lr]) <= c]
         if within or c >= cap:
             break
         c = min(10 * c, cap)
+        tcs = {lr: raise_cap(tcs[lr], lr, c) for lr in lrs}
     pool = within or list(lrs)
     best = min(pool, key=lambda lr: (q10(tcs[lr]), -int(np.isfinite(tcs[lr]).sum()), -lr))
     table = tuple((lr, q10(tcs[lr]), c, float(np.mean(np.isfinite(tcs[lr])))) for lr in lrs)
     if c >= cap:
         full = dict(tcs)
     elif full_best:
-        full = {best: _train(n, k, setting, batch, best, seeds, cap, eval_every, n_eval, backend)}
+        full = {best: raise_cap(tcs[best], best, cap)}
     else:
         full = {}
     frac = {lr: float(np.mean(np.isfinite(full.get(lr, tcs[lr])))) for lr in lrs}
     c2 = c
+    latest = dict(tcs)
     while max(frac.values()) < EXACT_BELOW and c2 < cap:  # raise the other rates' cap x10 per rung
         c2 = min(10 * c2, cap)
         for lr in lrs:
             if lr not in full:
-                t = _train(n, k, setting, batch, lr, seeds, c2, eval_every, n_eval, backend)
-                frac[lr] = float(np.mean(np.isfinite(t)))
+                latest[lr] = raise_cap(latest[lr], lr, c2)
+                frac[lr] = float(np.mean(np.isfinite(latest[lr])))
                 if c2 >= cap:
-                    full[lr] = t
+                    full[lr] = latest[lr]
     tc = full.get(best, tcs[best])
     tc.setflags(write=False)
     return Cell(best, tc, table, c, max(frac.values()))
