@@ -506,8 +506,11 @@ def _build(F, batched: bool):
     @register_jitable
     def run_one(theta, grad, mom1, mom2, xi, wk, X, YF, H, A, D, n, r, code, params, support, seed, steps, batch,
                 loss, opt, lr, wd, schedule, beta1, beta2, eps, noise, train_size, tb, tu, tc, eval_every,
-                n_eval, target, stop, record_every, rec_loss, rec_eval, rec_train, snap_every, snaps):  # pragma: no cover
-        """One run from theta (updated in place); returns (converged_at, fitted_at, diverged_at, steps done)."""
+                n_eval, target, stop, record_every, rec_loss, rec_eval, rec_train, snap_every, snaps,
+                start):  # pragma: no cover
+        """One run from theta (updated in place), whose first step is step ``start`` (0: a fresh run; > 0: the
+        continuation of a constant-rate SGD run that was stopped after ``start`` steps with these parameters);
+        returns (converged_at, fitted_at, diverged_at, steps done)."""
         P = theta.shape[0]
         n_words = (n + 63) >> 6
         np.uint64(n_words + 1)
@@ -524,7 +527,7 @@ def _build(F, batched: bool):
             mom2[p] = zero
         b1t = 1.0
         b2t = 1.0
-        t = 0
+        t = start
         while True:
             # ---- observe the state after t steps ----
             rec_now = record_every > 0 and t % record_every == 0 and t // record_every < n_rec
@@ -600,10 +603,12 @@ def _build(F, batched: bool):
     def drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
               wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
               record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
+        """Run q; OUT[q] = (converged_at, fitted_at, diverged_at, steps done), where OUT[q, 3] on entry is the
+        step the run starts from (``run_one``'s ``start``)."""
         ca, fa, da, done = run_one(TH[q], GR[q], M1[q], M2[q], XS[q], WK[q], XB[q], YB[q], HB[q], AB[q], DB[q], n, r, code, params, support,
                                    seeds[q], steps, batch, loss, opt, lrs[q], wds[q], schedule, beta1, beta2, eps,
                                    noises[q], train_size, tb, tu, tc, eval_every, n_eval, target, stop, record_every,
-                                   REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q])
+                                   REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q], OUT[q, 3])
         OUT[q, 0] = ca
         OUT[q, 1] = fa
         OUT[q, 2] = da
@@ -618,7 +623,8 @@ def _build(F, batched: bool):
         ca, fa, da, done = run_one(TH[:, q], GR[:, q], M1[:, q], M2[:, q], XS[:, q], WK[:, q], XB[q], YB[q], HB[q], AB[q],
                                    DB[q], n, r, code, params, support, seeds[q], steps, batch, loss, opt, lrs[q], wds[q],
                                    schedule, beta1, beta2, eps, noises[q], train_size, tb, tu, tc, eval_every, n_eval,
-                                   target, stop, record_every, REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q])
+                                   target, stop, record_every, REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q],
+                                   OUT[q, 3])
         OUT[q, 0] = ca
         OUT[q, 1] = fa
         OUT[q, 2] = da

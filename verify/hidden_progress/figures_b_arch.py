@@ -25,8 +25,8 @@ quantile is <= c.  The search is therefore run with a ladder of caps (every rate
 until some rate's quantile is within the cap, at most the full cap), and only the best rate is then run
 to the full cap, for the fraction of converged runs (Fig. B.4).  Run r of a cell has the same seed at
 every cap and every rate, and a run stopped at a smaller cap is the prefix of the same run at a larger
-one (so a run that converged within a cap is not trained again at the next; only the censored
-runs are), so every 10th percentile equals the exhaustive search's bit for bit.  Ties of the 10th percentile
+one (so a larger cap trains only the runs that the smaller cap stopped, and continues them from where
+they stopped: ``_raise_cap``), so every 10th percentile equals the exhaustive search's bit for bit.  Ties of the 10th percentile
 (frequent at the evaluation stride's resolution) go to the rate with more runs converged within the
 deciding cap, then to the larger rate: that tie-break, and the other rates' converged fractions (lower
 bounds within the deciding cap where they are not run to the full cap, see ``EXACT_BELOW``), depend on
@@ -46,6 +46,7 @@ from fractions import Fraction
 import numpy as np
 
 from kernels.activations import Activation
+from kernels.backend import resolve_backend
 from kernels.training import train_two_layer
 from kernels.training.two_layer import train_polynet
 
@@ -104,27 +105,50 @@ def q10(tc: np.ndarray) -> float:
 
 
 def _train(n: int, k: int, setting: str, batch: int, lr: float, seeds: np.ndarray, steps: int, eval_every: int,
-           n_eval: int, backend: str) -> np.ndarray:
+           n_eval: int, backend: str, resume: tuple | None = None):
+    """The runs of one (setting, rate) to cap ``steps`` (a TwoLayerResult); ``resume = (theta, start)`` continues
+    runs stopped after ``start`` steps with parameters theta (train_two_layer's start_step)."""
     kw = dict(seeds=seeds, steps=steps, batch=batch, lr=lr, loss="hinge", init="uniform", eval_every=eval_every,
               n_eval=n_eval, target_accuracy=1.0, stop_on_convergence=True, dtype="float32", backend=backend)
+    if resume is not None:
+        kw.update(theta0=resume[0], start_step=resume[1])
     arch = architecture(setting, k)
-    res = train_polynet(n, k, bias=True, **kw) if arch.get("polynet") else train_two_layer(n, k, **arch, **kw)
-    return np.where(res.converged_at >= 0, res.converged_at, np.inf).astype(np.float64)
+    return train_polynet(n, k, bias=True, **kw) if arch.get("polynet") else train_two_layer(n, k, **arch, **kw)
 
 
-def _raise_cap(tc: np.ndarray | None, n: int, k: int, setting: str, batch: int, lr: float, seeds: np.ndarray,
-               steps: int, eval_every: int, n_eval: int, backend: str) -> np.ndarray:
-    """t_c of the runs at cap ``steps``, given ``tc``, their t_c at a smaller cap (None: none yet).  A run that
-    converged keeps its t_c (a run stopped at a smaller cap is the prefix of the same run at a larger one); only
-    the censored runs are trained again (a run depends on its seed alone), so the result is that of
-    ``_train`` on every seed, bit for bit."""
-    if tc is None:
-        return _train(n, k, setting, batch, lr, seeds, steps, eval_every, n_eval, backend)
-    out = tc.copy()
-    open_ = ~np.isfinite(tc)
+@dataclass(frozen=True)
+class _Rung:
+    """The runs of one (cell, rate) at a cap: t_c (+inf: not converged), the parameters where each run stopped,
+    and which runs the cap stopped (neither converged nor diverged: the ones a larger cap continues)."""
+
+    cap: int
+    tc: np.ndarray
+    theta: np.ndarray
+    open: np.ndarray
+
+    @staticmethod
+    def of(cap: int, res) -> _Rung:
+        tc = np.where(res.converged_at >= 0, res.converged_at, np.inf).astype(np.float64)
+        return _Rung(cap, tc, res.theta, (res.converged_at < 0) & (res.diverged_at < 0))
+
+
+def _raise_cap(prev: _Rung | None, n: int, k: int, setting: str, batch: int, lr: float, seeds: np.ndarray,
+               steps: int, eval_every: int, n_eval: int, backend: str) -> _Rung:
+    """The runs at cap ``steps``, given ``prev``, the same runs at a smaller cap (None: none yet).  A run that
+    converged or diverged keeps its outcome (a run stopped at a smaller cap is the prefix of the same run at a
+    larger one); the runs the smaller cap stopped go on from where they stopped (CPU engine; other backends train
+    them again from step 0), each run depending on its seed alone: the result is that of ``_train`` on every
+    seed to cap ``steps``, bit for bit."""
+    if prev is None:
+        return _Rung.of(steps, _train(n, k, setting, batch, lr, seeds, steps, eval_every, n_eval, backend))
+    tc, theta, open_ = prev.tc.copy(), prev.theta.copy(), prev.open.copy()
     if open_.any():
-        out[open_] = _train(n, k, setting, batch, lr, seeds[open_], steps, eval_every, n_eval, backend)
-    return out
+        resume = (prev.theta[open_], prev.cap) if resolve_backend(backend) == "cpu" else None
+        more = _Rung.of(steps, _train(n, k, setting, batch, lr, seeds[open_], steps, eval_every, n_eval, backend,
+                                      resume))
+        tc[open_], theta[open_] = more.tc, more.theta
+        open_[open_] = more.open
+    return _Rung(steps, tc, theta, open_)
 
 
 #: a cell whose any-rate converged fraction (lower bound from the rate search) is below this runs its rates to
@@ -166,37 +190,37 @@ def _cell(n: int, k: int, setting: str, batch: int, lrs: tuple, root: int, runs:
     B.5 needs no best-rate fraction)."""
     seeds = _seeds(root, runs)
 
-    def raise_cap(tc, lr, steps):
-        return _raise_cap(tc, n, k, setting, batch, lr, seeds, steps, eval_every, n_eval, backend)
+    def raise_cap(prev, lr, steps):
+        return _raise_cap(prev, n, k, setting, batch, lr, seeds, steps, eval_every, n_eval, backend)
 
     c = min(screen, cap)
-    tcs = {lr: raise_cap(None, lr, c) for lr in lrs}
+    rungs = {lr: raise_cap(None, lr, c) for lr in lrs}
     while True:
-        within = [lr for lr in lrs if q10(tcs[lr]) <= c]
+        within = [lr for lr in lrs if q10(rungs[lr].tc) <= c]
         if within or c >= cap:
             break
         c = min(10 * c, cap)
-        tcs = {lr: raise_cap(tcs[lr], lr, c) for lr in lrs}
+        rungs = {lr: raise_cap(rungs[lr], lr, c) for lr in lrs}
+    tcs = {lr: rungs[lr].tc for lr in lrs}
     pool = within or list(lrs)
     best = min(pool, key=lambda lr: (q10(tcs[lr]), -int(np.isfinite(tcs[lr]).sum()), -lr))
     table = tuple((lr, q10(tcs[lr]), c, float(np.mean(np.isfinite(tcs[lr])))) for lr in lrs)
     if c >= cap:
         full = dict(tcs)
     elif full_best:
-        full = {best: raise_cap(tcs[best], best, cap)}
+        full = {best: raise_cap(rungs[best], best, cap).tc}
     else:
         full = {}
     frac = {lr: float(np.mean(np.isfinite(full.get(lr, tcs[lr])))) for lr in lrs}
     c2 = c
-    latest = dict(tcs)
     while max(frac.values()) < EXACT_BELOW and c2 < cap:  # raise the other rates' cap x10 per rung
         c2 = min(10 * c2, cap)
         for lr in lrs:
             if lr not in full:
-                latest[lr] = raise_cap(latest[lr], lr, c2)
-                frac[lr] = float(np.mean(np.isfinite(latest[lr])))
+                rungs[lr] = raise_cap(rungs[lr], lr, c2)
+                frac[lr] = float(np.mean(np.isfinite(rungs[lr].tc)))
                 if c2 >= cap:
-                    full[lr] = latest[lr]
+                    full[lr] = rungs[lr].tc
     tc = full.get(best, tcs[best])
     tc.setflags(write=False)
     return Cell(best, tc, table, c, max(frac.values()))
