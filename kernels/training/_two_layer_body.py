@@ -359,8 +359,11 @@ def _build(F, batched: bool):
 
     @register_jitable
     def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
-                         D):  # pragma: no cover - compiled
-        """Held-out / training-set accuracy in chunks of X.shape[0] rows (CPU body)."""
+                         D, bound):  # pragma: no cover - compiled
+        """Held-out / training-set accuracy in chunks of X.shape[0] rows (CPU body).  ``bound``: the caller
+        only asks whether the accuracy is >= bound, so once a chunk leaves that impossible (every remaining
+        sample a hit would still give less) the rest is skipped and that smaller value returned (pass -1.0 for
+        the exact accuracy).  The chunks computed are those of the full pass, so nothing else changes."""
         per = np.uint64(n_words + 1)
         chunk = X.shape[0]
         hits = 0
@@ -378,6 +381,8 @@ def _build(F, batched: bool):
                 if YF[0, s] * YF[1, s] > zero:
                     hits += 1
             s0 += c
+            if (hits + (m - s0)) / m < bound:
+                return (hits + (m - s0)) / m
         return hits / m
 
     @register_jitable
@@ -449,7 +454,8 @@ def _build(F, batched: bool):
 
     @register_jitable
     def accuracy_per_sample(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
-                            D):  # pragma: no cover - compiled
+                            D, bound):  # pragma: no cover - compiled
+        """The exact accuracy (``bound`` is not used: the per-sample body keeps its single pass)."""
         return accuracy(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk)
 
     @register_jitable
@@ -534,12 +540,14 @@ def _build(F, batched: bool):
             eval_now = eval_every > 0 and (t % eval_every == 0)
             acc_eval = np.nan
             acc_train = np.nan
-            if eval_now or rec_now:
+            # an accuracy is computed where it is recorded (exactly) or still decides converged_at / fitted_at (then
+            # only whether it reaches target / 1: acc_fn's bound); skipping it changes no state of the run
+            if rec_now or (eval_now and converged_at < 0):
                 acc_eval = acc_fn(theta, seed, EVAL_STEP, n_eval, n, r, code, params, support, n_words, False, 0.0, xi, wk,
-                                  X, YF, H, A, D)
-                if train_size > 0:
-                    acc_train = acc_fn(theta, seed, TRAIN_STEP, train_size, n, r, code, params, support, n_words, True,
-                                       noise, xi, wk, X, YF, H, A, D)
+                                  X, YF, H, A, D, -1.0 if rec_now else target)
+            if train_size > 0 and (rec_now or (eval_now and fitted_at < 0)):
+                acc_train = acc_fn(theta, seed, TRAIN_STEP, train_size, n, r, code, params, support, n_words, True,
+                                   noise, xi, wk, X, YF, H, A, D, -1.0 if rec_now else 1.0)
             if rec_now:
                 c = t // record_every
                 rec_loss[c] = last_loss

@@ -44,7 +44,9 @@ fixed training set, ``fitted_at`` is the first evaluation step with zero trainin
 Curves every ``record_every`` steps: mean batch loss of the last step, held-out accuracy, training-set
 accuracy; ``snapshot_every`` stores theta.  A run whose parameters become non-finite or exceed
 ``OVERFLOW`` (1e38 in float32) stops: ``diverged_at`` is the step (-1 otherwise), and it is never reported as converged.
-Records after a run stops are NaN.
+Records after a run stops are NaN.  An evaluation off the record stride only decides convergence / fitting:
+the CPU body skips it once that is decided and stops a pass as soon as the remaining samples cannot reach
+the threshold (``accuracy_batched``'s bound), which changes no output.
 
 Twins.  A numpy reference (``kernels/training/_two_layer_ref.py``, written independently: batched
 matrix products, float64, the oracle of the tests), the numba CPU kernel (``prange`` over runs) and the
