@@ -452,9 +452,10 @@ def check_figures_b3_b4(st: ArchStatement, p, ctx) -> Verdict:
     Re-run of the failing cells at the paper's cap 10^5 and rates {1, 0.1, 0.01, 0.001} (same seeds,
     outside the claim): (xiv) k = 3 B = 1 converges in 25 of 25 at the rate 0.001 (14 within 10^4), so
     (b)'s failure is the reduced cap's and rates'; (x) k = 2 B = 128 converges in 23 of 25 at the rate 1
-    within 10^5 (92%), so (a)'s failure is the cap's too; the tie of (c) is the paper's stride.  129 CPU s
-    (user time of ``verify run --tier full`` with the mutants, which reuse the cached cells; 2-4 min wall on
-    the shared 2-core machine).
+    within 10^5 (92%), so (a)'s failure is the cap's too; the tie of (c) is the paper's stride.  72 CPU s
+    (user + sys time of ``verify run --tier full`` with the mutants, which reuse the cached cells, one numba
+    thread; 129-133 CPU s before the ladder continued its stopped runs and the engine cut undecisive
+    evaluations short, 2026-11-27).
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     ks = _ints(ctx.claim_id, "ks", p["ks"], 1, 16)
@@ -694,9 +695,10 @@ def check_figure_b5(st: ScalingStatement, p, ctx) -> Verdict:
     (*ii)).  The ReLU MLPs' t_c are the smoothest in n ((ii): 120, 370, 810 steps at k = 4).  A first run
     of this tier with the best rate run to the full cap showed the 10th-percentile rule picking, in 5 of
     the 135 cells, a rate at which 3 of 25 runs converge (e.g. (iv), k = 2, n = 30; 100% at another rate).
-    211 CPU s (user time of ``verify run --tier full`` with the mutants, which reuse the cached cells; 7.4
-    min wall on the shared, loaded 2-core machine): over the ~3 minutes a full tier should take, from the
-    minimal-width (*i) cells, whose rates all run to the cap.
+    154 CPU s (user + sys time of ``verify run --tier full`` with the mutants, which reuse the cached cells,
+    one numba thread; 211-222 CPU s before the ladder continued its stopped runs instead of training them
+    again and the engine cut undecisive evaluations short, 2026-11-27), within the ~3 minutes a full tier
+    should take; the minimal-width (*i) cells, whose rates all run to the cap, dominate.
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     ns = _ints(ctx.claim_id, "ns", p["ns"], 2, 64)
