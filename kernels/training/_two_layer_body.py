@@ -359,8 +359,11 @@ def _build(F, batched: bool):
 
     @register_jitable
     def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
-                         D):  # pragma: no cover - compiled
-        """Held-out / training-set accuracy in chunks of X.shape[0] rows (CPU body)."""
+                         D, bound):  # pragma: no cover - compiled
+        """Held-out / training-set accuracy in chunks of X.shape[0] rows (CPU body).  ``bound``: the caller
+        only asks whether the accuracy is >= bound, so once a chunk leaves that impossible (every remaining
+        sample a hit would still give less) the rest is skipped and that smaller value returned (pass -1.0 for
+        the exact accuracy).  The chunks computed are those of the full pass, so nothing else changes."""
         per = np.uint64(n_words + 1)
         chunk = X.shape[0]
         hits = 0
@@ -378,6 +381,8 @@ def _build(F, batched: bool):
                 if YF[0, s] * YF[1, s] > zero:
                     hits += 1
             s0 += c
+            if (hits + (m - s0)) / m < bound:
+                return (hits + (m - s0)) / m
         return hits / m
 
     @register_jitable
@@ -449,7 +454,8 @@ def _build(F, batched: bool):
 
     @register_jitable
     def accuracy_per_sample(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
-                            D):  # pragma: no cover - compiled
+                            D, bound):  # pragma: no cover - compiled
+        """The exact accuracy (``bound`` is not used: the per-sample body keeps its single pass)."""
         return accuracy(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk)
 
     @register_jitable
@@ -506,8 +512,11 @@ def _build(F, batched: bool):
     @register_jitable
     def run_one(theta, grad, mom1, mom2, xi, wk, X, YF, H, A, D, n, r, code, params, support, seed, steps, batch,
                 loss, opt, lr, wd, schedule, beta1, beta2, eps, noise, train_size, tb, tu, tc, eval_every,
-                n_eval, target, stop, record_every, rec_loss, rec_eval, rec_train, snap_every, snaps):  # pragma: no cover
-        """One run from theta (updated in place); returns (converged_at, fitted_at, diverged_at, steps done)."""
+                n_eval, target, stop, record_every, rec_loss, rec_eval, rec_train, snap_every, snaps,
+                start):  # pragma: no cover
+        """One run from theta (updated in place), whose first step is step ``start`` (0: a fresh run; > 0: the
+        continuation of a constant-rate SGD run that was stopped after ``start`` steps with these parameters);
+        returns (converged_at, fitted_at, diverged_at, steps done)."""
         P = theta.shape[0]
         n_words = (n + 63) >> 6
         np.uint64(n_words + 1)
@@ -524,19 +533,21 @@ def _build(F, batched: bool):
             mom2[p] = zero
         b1t = 1.0
         b2t = 1.0
-        t = 0
+        t = start
         while True:
             # ---- observe the state after t steps ----
             rec_now = record_every > 0 and t % record_every == 0 and t // record_every < n_rec
             eval_now = eval_every > 0 and (t % eval_every == 0)
             acc_eval = np.nan
             acc_train = np.nan
-            if eval_now or rec_now:
+            # an accuracy is computed where it is recorded (exactly) or still decides converged_at / fitted_at (then
+            # only whether it reaches target / 1: acc_fn's bound); skipping it changes no state of the run
+            if rec_now or (eval_now and converged_at < 0):
                 acc_eval = acc_fn(theta, seed, EVAL_STEP, n_eval, n, r, code, params, support, n_words, False, 0.0, xi, wk,
-                                  X, YF, H, A, D)
-                if train_size > 0:
-                    acc_train = acc_fn(theta, seed, TRAIN_STEP, train_size, n, r, code, params, support, n_words, True,
-                                       noise, xi, wk, X, YF, H, A, D)
+                                  X, YF, H, A, D, -1.0 if rec_now else target)
+            if train_size > 0 and (rec_now or (eval_now and fitted_at < 0)):
+                acc_train = acc_fn(theta, seed, TRAIN_STEP, train_size, n, r, code, params, support, n_words, True,
+                                   noise, xi, wk, X, YF, H, A, D, -1.0 if rec_now else 1.0)
             if rec_now:
                 c = t // record_every
                 rec_loss[c] = last_loss
@@ -600,10 +611,12 @@ def _build(F, batched: bool):
     def drive(q, TH, GR, M1, M2, XS, WK, XB, YB, HB, AB, DB, n, r, code, params, support, seeds, steps, batch, loss, opt, lrs,
               wds, schedule, beta1, beta2, eps, noises, train_size, tb, tu, tc, eval_every, n_eval, target, stop,
               record_every, REC_L, REC_E, REC_T, snap_every, SNAP, OUT):  # pragma: no cover - compiled
+        """Run q; OUT[q] = (converged_at, fitted_at, diverged_at, steps done), where OUT[q, 3] on entry is the
+        step the run starts from (``run_one``'s ``start``)."""
         ca, fa, da, done = run_one(TH[q], GR[q], M1[q], M2[q], XS[q], WK[q], XB[q], YB[q], HB[q], AB[q], DB[q], n, r, code, params, support,
                                    seeds[q], steps, batch, loss, opt, lrs[q], wds[q], schedule, beta1, beta2, eps,
                                    noises[q], train_size, tb, tu, tc, eval_every, n_eval, target, stop, record_every,
-                                   REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q])
+                                   REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q], OUT[q, 3])
         OUT[q, 0] = ca
         OUT[q, 1] = fa
         OUT[q, 2] = da
@@ -618,7 +631,8 @@ def _build(F, batched: bool):
         ca, fa, da, done = run_one(TH[:, q], GR[:, q], M1[:, q], M2[:, q], XS[:, q], WK[:, q], XB[q], YB[q], HB[q], AB[q],
                                    DB[q], n, r, code, params, support, seeds[q], steps, batch, loss, opt, lrs[q], wds[q],
                                    schedule, beta1, beta2, eps, noises[q], train_size, tb, tu, tc, eval_every, n_eval,
-                                   target, stop, record_every, REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q])
+                                   target, stop, record_every, REC_L[q], REC_E[q], REC_T[q], snap_every, SNAP[q],
+                                   OUT[q, 3])
         OUT[q, 0] = ca
         OUT[q, 1] = fa
         OUT[q, 2] = da

@@ -44,7 +44,9 @@ fixed training set, ``fitted_at`` is the first evaluation step with zero trainin
 Curves every ``record_every`` steps: mean batch loss of the last step, held-out accuracy, training-set
 accuracy; ``snapshot_every`` stores theta.  A run whose parameters become non-finite or exceed
 ``OVERFLOW`` (1e38 in float32) stops: ``diverged_at`` is the step (-1 otherwise), and it is never reported as converged.
-Records after a run stops are NaN.
+Records after a run stops are NaN.  An evaluation off the record stride only decides convergence / fitting:
+the CPU body skips it once that is decided and stops a pass as soon as the remaining samples cannot reach
+the threshold (``accuracy_batched``'s bound), which changes no output.
 
 Twins.  A numpy reference (``kernels/training/_two_layer_ref.py``, written independently: batched
 matrix products, float64, the oracle of the tests), the numba CPU kernel (``prange`` over runs) and the
@@ -302,13 +304,23 @@ def _validate(n, k, width, activation, seeds, steps, batch, lr, loss, optimizer,
             record_every, snapshot_every, dt, P, C, D)
 
 
+def _start_step(start_step, steps: int, theta0, opt_code: int, sched_code: int, backend: str) -> int:
+    """Validate ``start_step`` of :func:`train_two_layer`: a continuation needs the parameters (theta0) and
+    no other state (constant-rate SGD), and only the CPU engine implements it."""
+    start_step = _checks.require_int("start_step", start_step, min_value=0, max_value=steps)
+    if start_step and (theta0 is None or opt_code != 0 or sched_code != 0 or resolve_backend(backend) != "cpu"):
+        raise ValueError("argument 'start_step' > 0 needs theta0, optimizer='sgd', schedule='constant' and the CPU "
+                         f"backend, not theta0={'given' if theta0 is not None else None}, backend={backend!r}")
+    return start_step
+
+
 def train_two_layer(n: int, k: int, *, width: int, seeds, steps: int, activation="relu", batch: int = 32, lr=0.1,
                     loss: str = "hinge", optimizer: str = "sgd", weight_decay=0.0, schedule: str = "constant",
                     betas=(0.9, 0.999), eps: float = 1e-8, label_noise=0.0, train_size: int | None = None,
                     support=None, bias: bool = True, second_layer: bool = True, output_bias: bool = True,
                     init: str = "uniform", init_scale: float = 1.0, theta0=None, eval_every: int = 10,
                     n_eval: int = 128, target_accuracy: float = 1.0, stop_on_convergence: bool = False,
-                    record_every: int = 0, snapshot_every: int = 0, dtype="float64",
+                    record_every: int = 0, snapshot_every: int = 0, dtype="float64", start_step: int = 0,
                     backend: str = "auto") -> TwoLayerResult:
     """Train one two-layer network per seed on the (n, k)-sparse parity (model, data, losses, optimisers
     and outputs: module docstring).
@@ -326,6 +338,11 @@ def train_two_layer(n: int, k: int, *, width: int, seeds, steps: int, activation
     eval_every, n_eval, target_accuracy, stop_on_convergence : convergence detection on held-out data.
     record_every, snapshot_every : curve and parameter-snapshot strides (0 = none).
     dtype : "float32" or "float64" (arithmetic and storage).  backend : "auto", "reference", "cpu", "cuda".
+    start_step : continue runs at step ``start_step`` <= ``steps`` (CPU engine, constant-rate SGD only):
+        ``theta0`` must then be the parameters after ``start_step`` steps of the same runs (``theta`` of a
+        result stopped there), and the runs go on exactly as the uninterrupted ones (their batches are keyed
+        by the step).  The outputs cover steps ``start_step`` .. ``steps`` (the evaluation at ``start_step``
+        is repeated; earlier records are NaN, ``fitted_at`` / ``converged_at`` count from there).
     """
     (n, k, width, act, seeds_arr, steps, batch, lrs, loss_code, opt_code, wds, sched_code, beta1, beta2, eps, noises,
      train_size, sup, eval_every, n_eval, target, record_every, snapshot_every, dt, P, C, D) = _validate(
@@ -336,6 +353,7 @@ def train_two_layer(n: int, k: int, *, width: int, seeds, steps: int, activation
         if not isinstance(flag, (bool, np.bool_)):
             raise ValueError(f"argument '{name}' must be a boolean, not {flag!r}")  # noqa: TRY004
     R = seeds_arr.shape[0]
+    start_step = _start_step(start_step, steps, theta0, opt_code, sched_code, backend)
     if theta0 is None:
         theta = init_two_layer(n, width, seeds_arr, init=init, scale=init_scale, bias=bias, second_layer=second_layer,
                                output_bias=output_bias, dtype=dt)
@@ -356,6 +374,7 @@ def train_two_layer(n: int, k: int, *, width: int, seeds, steps: int, activation
     rec = [np.full((R, C), np.nan) for _ in range(3)]
     snaps = np.full((R, D, P), np.nan, dtype=dt) if D else np.zeros((R, 0, 1), dtype=dt)
     out = np.zeros((R, 4), dtype=np.int64)
+    out[:, 3] = start_step  # the kernel's start step of every run (then its steps done)
     params = act.param_array()
     if used == "reference":
         from ._two_layer_ref import train_two_layer_ref

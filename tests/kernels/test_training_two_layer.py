@@ -350,6 +350,26 @@ def test_a_run_replays_alone_and_does_not_depend_on_threads():
     assert np.array_equal(res[True].theta, res[False].theta)
 
 
+@pytest.mark.parametrize("width", [3, 30])
+def test_a_run_continued_from_its_state_equals_the_uninterrupted_run(width):
+    """start_step: runs stopped at step 60 and continued from their parameters end as the runs trained to 150 at
+    once, bit for bit (theta, convergence, steps done); also a fixed training set, narrow (gemm) and loop bodies."""
+    seeds = np.arange(20, 26, dtype=np.uint64)
+    kw = {"width": width, "batch": 8, "lr": 0.05, "eval_every": 10, "n_eval": 64, "target_accuracy": 1.0,
+          "stop_on_convergence": True, "dtype": "float32", "backend": "cpu", "train_size": 50}
+    whole = train_two_layer(12, 3, seeds=seeds, steps=150, **kw)
+    first = train_two_layer(12, 3, seeds=seeds, steps=60, **kw)
+    assert np.array_equal(first.steps_done, np.minimum(whole.steps_done, 60))
+    rest = train_two_layer(12, 3, seeds=seeds, steps=150, theta0=first.theta, start_step=60, **kw)
+    assert np.array_equal(rest.theta.view(np.int32), whole.theta.view(np.int32))
+    assert np.array_equal(rest.steps_done, whole.steps_done)
+    late = whole.converged_at >= 60
+    assert np.array_equal(rest.converged_at[late], whole.converged_at[late])
+    for bad in ({"optimizer": "adam"}, {"schedule": "cosine"}, {"theta0": None}, {"backend": "reference"}):
+        with pytest.raises(ValueError, match="start_step"):
+            train_two_layer(12, 3, seeds=seeds, steps=150, **{**kw, "theta0": first.theta, "start_step": 60, **bad})
+
+
 def test_batches_are_the_documented_counter_stream():
     """The held-out set of a run is parity_samples(seed, EVAL_STEP, ...); a network that computes the
     parity exactly (z^2 neurons: chi_{01} = ((x0 + x1)^2 - (x0 - x1)^2) / 4) has accuracy 1 on it, and its

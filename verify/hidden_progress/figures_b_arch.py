@@ -25,7 +25,8 @@ quantile is <= c.  The search is therefore run with a ladder of caps (every rate
 until some rate's quantile is within the cap, at most the full cap), and only the best rate is then run
 to the full cap, for the fraction of converged runs (Fig. B.4).  Run r of a cell has the same seed at
 every cap and every rate, and a run stopped at a smaller cap is the prefix of the same run at a larger
-one, so every 10th percentile equals the exhaustive search's bit for bit.  Ties of the 10th percentile
+one (so a larger cap trains only the runs that the smaller cap stopped, and continues them from where
+they stopped: ``_raise_cap``), so every 10th percentile equals the exhaustive search's bit for bit.  Ties of the 10th percentile
 (frequent at the evaluation stride's resolution) go to the rate with more runs converged within the
 deciding cap, then to the larger rate: that tie-break, and the other rates' converged fractions (lower
 bounds within the deciding cap where they are not run to the full cap, see ``EXACT_BELOW``), depend on
@@ -45,6 +46,7 @@ from fractions import Fraction
 import numpy as np
 
 from kernels.activations import Activation
+from kernels.backend import resolve_backend
 from kernels.training import train_two_layer
 from kernels.training.two_layer import train_polynet
 
@@ -103,12 +105,50 @@ def q10(tc: np.ndarray) -> float:
 
 
 def _train(n: int, k: int, setting: str, batch: int, lr: float, seeds: np.ndarray, steps: int, eval_every: int,
-           n_eval: int, backend: str) -> np.ndarray:
+           n_eval: int, backend: str, resume: tuple | None = None):
+    """The runs of one (setting, rate) to cap ``steps`` (a TwoLayerResult); ``resume = (theta, start)`` continues
+    runs stopped after ``start`` steps with parameters theta (train_two_layer's start_step)."""
     kw = dict(seeds=seeds, steps=steps, batch=batch, lr=lr, loss="hinge", init="uniform", eval_every=eval_every,
               n_eval=n_eval, target_accuracy=1.0, stop_on_convergence=True, dtype="float32", backend=backend)
+    if resume is not None:
+        kw.update(theta0=resume[0], start_step=resume[1])
     arch = architecture(setting, k)
-    res = train_polynet(n, k, bias=True, **kw) if arch.get("polynet") else train_two_layer(n, k, **arch, **kw)
-    return np.where(res.converged_at >= 0, res.converged_at, np.inf).astype(np.float64)
+    return train_polynet(n, k, bias=True, **kw) if arch.get("polynet") else train_two_layer(n, k, **arch, **kw)
+
+
+@dataclass(frozen=True)
+class _Rung:
+    """The runs of one (cell, rate) at a cap: t_c (+inf: not converged), the parameters where each run stopped,
+    and which runs the cap stopped (neither converged nor diverged: the ones a larger cap continues)."""
+
+    cap: int
+    tc: np.ndarray
+    theta: np.ndarray
+    open: np.ndarray
+
+    @staticmethod
+    def of(cap: int, res) -> _Rung:
+        tc = np.where(res.converged_at >= 0, res.converged_at, np.inf).astype(np.float64)
+        return _Rung(cap, tc, res.theta, (res.converged_at < 0) & (res.diverged_at < 0))
+
+
+def _raise_cap(prev: _Rung | None, n: int, k: int, setting: str, batch: int, lr: float, seeds: np.ndarray,
+               steps: int, eval_every: int, n_eval: int, backend: str) -> _Rung:
+    """The runs at cap ``steps``, given ``prev``, the same runs at a smaller cap (None: none yet).  A run that
+    converged or diverged keeps its outcome (a run stopped at a smaller cap is the prefix of the same run at a
+    larger one); the runs the smaller cap stopped go on from where they stopped (CPU engine; other backends train
+    them again from step 0), each run depending on its seed alone: the result is that of ``_train`` on every
+    seed to cap ``steps``, bit for bit."""
+    if prev is None:
+        return _Rung.of(steps, _train(n, k, setting, batch, lr, seeds, steps, eval_every, n_eval, backend))
+    tc, theta, open_ = prev.tc.copy(), prev.theta.copy(), prev.open.copy()
+    if open_.any():
+        resume = (prev.theta[open_], prev.cap) if resolve_backend(backend) == "cpu" else None
+        more = _Rung.of(steps, _train(n, k, setting, batch, lr, seeds[open_], steps, eval_every, n_eval, backend,
+                                      resume))
+        tc[open_], theta[open_] = more.tc, more.theta
+        open_[open_] = more.open
+    return _Rung(steps, tc, theta, open_)
 
 
 #: a cell whose any-rate converged fraction (lower bound from the rate search) is below this runs its rates to
@@ -149,20 +189,26 @@ def _cell(n: int, k: int, setting: str, batch: int, lrs: tuple, root: int, runs:
     skips the best rate's run to the full cap (its 10th percentile is exact at the deciding cap already; Fig.
     B.5 needs no best-rate fraction)."""
     seeds = _seeds(root, runs)
+
+    def raise_cap(prev, lr, steps):
+        return _raise_cap(prev, n, k, setting, batch, lr, seeds, steps, eval_every, n_eval, backend)
+
     c = min(screen, cap)
+    rungs = {lr: raise_cap(None, lr, c) for lr in lrs}
     while True:
-        tcs = {lr: _train(n, k, setting, batch, lr, seeds, c, eval_every, n_eval, backend) for lr in lrs}
-        within = [lr for lr in lrs if q10(tcs[lr]) <= c]
+        within = [lr for lr in lrs if q10(rungs[lr].tc) <= c]
         if within or c >= cap:
             break
         c = min(10 * c, cap)
+        rungs = {lr: raise_cap(rungs[lr], lr, c) for lr in lrs}
+    tcs = {lr: rungs[lr].tc for lr in lrs}
     pool = within or list(lrs)
     best = min(pool, key=lambda lr: (q10(tcs[lr]), -int(np.isfinite(tcs[lr]).sum()), -lr))
     table = tuple((lr, q10(tcs[lr]), c, float(np.mean(np.isfinite(tcs[lr])))) for lr in lrs)
     if c >= cap:
         full = dict(tcs)
     elif full_best:
-        full = {best: _train(n, k, setting, batch, best, seeds, cap, eval_every, n_eval, backend)}
+        full = {best: raise_cap(rungs[best], best, cap).tc}
     else:
         full = {}
     frac = {lr: float(np.mean(np.isfinite(full.get(lr, tcs[lr])))) for lr in lrs}
@@ -171,10 +217,10 @@ def _cell(n: int, k: int, setting: str, batch: int, lrs: tuple, root: int, runs:
         c2 = min(10 * c2, cap)
         for lr in lrs:
             if lr not in full:
-                t = _train(n, k, setting, batch, lr, seeds, c2, eval_every, n_eval, backend)
-                frac[lr] = float(np.mean(np.isfinite(t)))
+                rungs[lr] = raise_cap(rungs[lr], lr, c2)
+                frac[lr] = float(np.mean(np.isfinite(rungs[lr].tc)))
                 if c2 >= cap:
-                    full[lr] = t
+                    full[lr] = rungs[lr].tc
     tc = full.get(best, tcs[best])
     tc.setflags(write=False)
     return Cell(best, tc, table, c, max(frac.values()))
@@ -406,9 +452,10 @@ def check_figures_b3_b4(st: ArchStatement, p, ctx) -> Verdict:
     Re-run of the failing cells at the paper's cap 10^5 and rates {1, 0.1, 0.01, 0.001} (same seeds,
     outside the claim): (xiv) k = 3 B = 1 converges in 25 of 25 at the rate 0.001 (14 within 10^4), so
     (b)'s failure is the reduced cap's and rates'; (x) k = 2 B = 128 converges in 23 of 25 at the rate 1
-    within 10^5 (92%), so (a)'s failure is the cap's too; the tie of (c) is the paper's stride.  129 CPU s
-    (user time of ``verify run --tier full`` with the mutants, which reuse the cached cells; 2-4 min wall on
-    the shared 2-core machine).
+    within 10^5 (92%), so (a)'s failure is the cap's too; the tie of (c) is the paper's stride.  72 CPU s
+    (user + sys time of ``verify run --tier full`` with the mutants, which reuse the cached cells, one numba
+    thread; 129-133 CPU s before the ladder continued its stopped runs and the engine cut undecisive
+    evaluations short, 2026-11-27).
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     ks = _ints(ctx.claim_id, "ks", p["ks"], 1, 16)
@@ -648,9 +695,10 @@ def check_figure_b5(st: ScalingStatement, p, ctx) -> Verdict:
     (*ii)).  The ReLU MLPs' t_c are the smoothest in n ((ii): 120, 370, 810 steps at k = 4).  A first run
     of this tier with the best rate run to the full cap showed the 10th-percentile rule picking, in 5 of
     the 135 cells, a rate at which 3 of 25 runs converge (e.g. (iv), k = 2, n = 30; 100% at another rate).
-    211 CPU s (user time of ``verify run --tier full`` with the mutants, which reuse the cached cells; 7.4
-    min wall on the shared, loaded 2-core machine): over the ~3 minutes a full tier should take, from the
-    minimal-width (*i) cells, whose rates all run to the cap.
+    154 CPU s (user + sys time of ``verify run --tier full`` with the mutants, which reuse the cached cells,
+    one numba thread; 211-222 CPU s before the ladder continued its stopped runs instead of training them
+    again and the engine cut undecisive evaluations short, 2026-11-27), within the ~3 minutes a full tier
+    should take; the minimal-width (*i) cells, whose rates all run to the cap, dominate.
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     ns = _ints(ctx.claim_id, "ns", p["ns"], 2, 64)

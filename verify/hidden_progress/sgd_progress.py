@@ -645,11 +645,18 @@ def interval_ratio(t_train: int, t_test: int, step: int) -> tuple[float, float]:
 
 
 @functools.lru_cache(maxsize=64)
-def _cell_runs(n: int, k: int, m: int, lam: float, runs: int, root: int, budget: int, eval_every: int, backend: str):
-    return train_two_layer(n, k, width=100, seeds=_seeds(root, runs), steps=budget, batch=32, lr=0.1, loss="hinge",
+def _cell_runs(n: int, k: int, m: int, lam: float, runs: int, root: int, budget: int, eval_every: int, backend: str,
+               recorded: tuple | None = None):
+    """The ``runs`` runs of cell (m, lambda), without accuracy curves (the evaluations then only decide t_train
+    and t_test, and the engine cuts them short); ``recorded``: only the runs of those indices, with their train
+    and test accuracy every ``eval_every`` steps (a run depends on its seed alone: the same t_train, t_test)."""
+    seeds = _seeds(root, runs)
+    if recorded is not None:
+        seeds = seeds[list(recorded)]
+    return train_two_layer(n, k, width=100, seeds=seeds, steps=budget, batch=32, lr=0.1, loss="hinge",
                            weight_decay=lam, train_size=m, eval_every=eval_every, n_eval=N_EVAL_MLP,
-                           target_accuracy=0.99, stop_on_convergence=True, record_every=eval_every, dtype="float32",
-                           backend=backend)
+                           target_accuracy=0.99, stop_on_convergence=True,
+                           record_every=eval_every if recorded is not None else 0, dtype="float32", backend=backend)
 
 
 def _cell_events(res, step: int) -> dict:
@@ -749,18 +756,21 @@ def _cell_row(res, step: int, budget: int) -> dict:
     }
 
 
-def _grok_plots(results: dict, step: int, n: int, k: int) -> list[dict]:
+def _grok_plots(results: dict, step: int, n: int, k: int, curves) -> list[dict]:
+    """The accuracy curves of up to three grokking runs of the cell with the most, and the median-ratio summary;
+    ``curves(cell, indices)``: those runs with their accuracy records (:func:`_cell_runs`'s ``recorded``)."""
     best = max(results, key=lambda c: (int(_cell_events(results[c], step)["grok"].sum()), -c[0]))
     res = results[best]
     if not _cell_events(res, step)["grok"].any():
         return []
     series = []
-    shown = np.flatnonzero(_cell_events(res, step)["grok"])[:3]
-    for j in shown:
-        ok = np.isfinite(res.eval_accuracy[j])
-        x = res.record_steps[ok].tolist()
-        series.append({"label": f"seed {j}: train", "x": x, "y": res.train_accuracy[j][ok].tolist(), "style": "--"})
-        series.append({"label": f"seed {j}: test", "x": x, "y": res.eval_accuracy[j][ok].tolist(), "style": "-"})
+    shown = tuple(int(j) for j in np.flatnonzero(_cell_events(res, step)["grok"])[:3])
+    rec = curves(best, shown)
+    for i, j in enumerate(shown):
+        ok = np.isfinite(rec.eval_accuracy[i])
+        x = rec.record_steps[ok].tolist()
+        series.append({"label": f"seed {j}: train", "x": x, "y": rec.train_accuracy[i][ok].tolist(), "style": "--"})
+        series.append({"label": f"seed {j}: test", "x": x, "y": rec.eval_accuracy[i][ok].tolist(), "style": "-"})
     acc = {"title": f"E34 grokking: (n,k)=({n},{k}), m={best[0]}, lambda={best[1]:g}, width 100, B=32, eta=0.1",
            "xlabel": "SGD step t", "ylabel": "accuracy (train: the m samples; test: 1000 held out)",
            "logx": True, "logy": False, "series": series}
@@ -934,5 +944,6 @@ def check_grokking(statement: GrokStatement, p, ctx) -> Verdict:
     if ctx.statement_tag == "printed":
         ev.details["cells (m, lambda)"] = {f"m={m}, lambda={lam:g}": _cell_row(results[(m, lam)], step, p["budget"])
                                            for m, lam in cells}
-        ev.plots.extend(_grok_plots(results, step, n, k))
+        ev.plots.extend(_grok_plots(results, step, n, k, lambda c, shown: _cell_runs(
+            n, k, c[0], c[1], p["seeds"], root, p["budget"], step, ctx.backend, shown)))
     return ev.verdict(backend=ctx.backend, note=f"statement: {statement.text}")
