@@ -20,9 +20,10 @@ records a float32-vs-float64 comparison of the same seeds on one cell at the ful
 at (20, 3), 128 seeds, 127-128 of the 128 runs have the same t_c in both precisions (the count
 depends on the engine's summation order), and the medians agree.
 
-Cost (2 shared CPU cores, numba compile of the float32 engine ~10 s once per process): quick tier
-~2 s (closed form), ~4 s (finding_5.1, 32 seeds per cell), ~260 CPU s (width at (12, 3): the width-1000, B = 128 runs dominate);
-full tier ~2 s, ~50 s, ~90 s.
+Cost (2 shared CPU cores, the numba engine loaded from its cache): quick tier ~2 s (closed form), ~4 s
+(finding_5.1, 32 seeds per cell), ~3.5 s (random_search.width); full tier (seconds recorded by the -j 2
+report, report/results.json) ~2 s, ~110-130 s (finding_5.1), ~100 s (random_search.width: the width-1000,
+B = 128 runs at (12, 3) dominate).
 
 Seeds: the runs of cell (n, k, width, activation, rate, ...) use the named stream of their claim and
 cell (``Context.seed``), independent of the statement tested, so that the printed statement and the
