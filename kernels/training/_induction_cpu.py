@@ -296,9 +296,10 @@ def train_minimal_runs(seeds, k, t, steps, batch, lrs, init_beta, checkpoints, W
 
 
 @register_jitable
-def _tf_off(k, d, t, li):  # pragma: no cover - compiled
-    """Offset of layer li's block (WQ, WK, WV, pos follow at + 0, + d^2, + 2 d^2, + 3 d^2)."""
-    return 2 * k * d + li * (3 * d * d + t * d)
+def _off(k, d, t, H, li, h):  # pragma: no cover - compiled
+    """Offset of (layer li, head h)'s block (WQ, WK, WV, pos follow at + 0, + d^2, + 2 d^2, + 3 d^2); H = 1 for the
+    single-head layout."""
+    return 2 * k * d + (li * H + h) * (3 * d * d + t * d)
 
 
 @register_jitable
@@ -306,7 +307,7 @@ def readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs):  # pragma: 
     """Softmax read-out of a transformer's last residual stream Z[L] (logits Z[L, s] R, R = theta[k d :
     k d + d k] as (d, k)): returns the summed next-token cross-entropy sum_s -log softmax(...)[x_{s+1}],
     adds norm * dloss/dR to g and writes dloss/dZ[L, s] (times norm) to dz.  Shared by the single-head
-    (transformer_loss_grad_seq) and the multi-head (kernels/training/_ngram_heads_cpu.py) trainers."""
+    and the multi-head trainers (through attention_loss_grad_seq)."""
     ro = k * d
     loss = 0.0
     for s in range(t):
@@ -334,108 +335,239 @@ def readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs):  # pragma: 
 
 
 @register_jitable
-def transformer_loss_grad_seq(theta, g, xs, k, d, t, L, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs):  # pragma: no cover - compiled
-    """CE of one sequence xs (t + 1) (inputs xs[:t], targets xs[1:]), weighted by norm; ADDS the gradient
-    to g and returns the loss contribution.  The mathematics of ``transformer_loss_grad`` (the numpy
-    reference), position by position.  Workspace: Z (L + 1, t, d), Qa, Ka, Va (L, t, d), A (L, t, t),
-    dz, dzn (t, d), B3 (3, t, d), dS (t), probs (k)."""
-    sq = math.sqrt(d)
+def tf_workspace(k, d, t, L, H):  # pragma: no cover - compiled
+    """Workspace of ``attention_loss_grad_seq`` for L layers of H heads: Z (L + 1, t, d), Qa, Ka, Va (L, H, t, d),
+    A (L, H, t, t), T3 (3, d, t), WT (3, d, d), dz, dzn (t, d), B3 (3, t, d), dS (t), rows (4, d), probs (k)."""
+    return (np.empty((L + 1, t, d)), np.empty((L, H, t, d)), np.empty((L, H, t, d)), np.empty((L, H, t, d)),
+            np.zeros((L, H, t, t)), np.empty((3, d, t)), np.empty((3, d, d)), np.empty((t, d)), np.empty((t, d)),
+            np.empty((3, t, d)), np.empty(t), np.empty((4, d)), np.empty(k))
+
+
+# The per-head bodies below compute every output entry with the same floating-point operations in the same order
+# as the plain loops they replace (each sum from 0.0, over its index in increasing order); only the loop nesting
+# differs: the independent outputs run in the innermost loop over 1-D row views indexed by the loop counter, which
+# numba compiles without the negative-index wrap-around and LLVM vectorises (no reassociation, no FMA contraction).
+
+
+@register_jitable
+def _head_forward(Zin, Zout, W, P, Qh, Kh, Vh, Ah, T3, acc, t, d, sq):  # pragma: no cover - compiled
+    """One attention head on the residual stream Zin (t, d), ADDED to Zout (t, d).  W (3, d, d) = WQ, WK, WV and
+    P (t, d) = the relative positions, views into theta.  Writes Qh, Kh, Vh = Zin WQ, Zin WK, Zin WV (entry (s, e)
+    = sum over c of Zin[s, c] W[c, e]), Ah[i, :i+1] = softmax_j S_ij with S_ij = (sum over e of Qh[i, e] (Kh[j, e]
+    + P[i - j, e])) / sq, and adds sum over j of Ah[i, j] Vh[j, e] to Zout[i, e].  Scratch: T3 (3, d, t) (Kh
+    transposed; the positions reversed, T3[1, e, r] = P[t - 1 - r, e], so the score sums run with j innermost),
+    acc (d)."""
+    WQ, WK, WV = W[0], W[1], W[2]
+    KT, PR = T3[0], T3[1]
     for s in range(t):
+        z, q, kk, v = Zin[s], Qh[s], Kh[s], Vh[s]
         for e in range(d):
-            Z[0, s, e] = theta[xs[s] * d + e]
-    for li in range(L):
-        o = _tf_off(k, d, t, li)
+            q[e] = 0.0
+            kk[e] = 0.0
+            v[e] = 0.0
+        for c in range(d):
+            zc = z[c]
+            wq, wk, wv = WQ[c], WK[c], WV[c]
+            for e in range(d):
+                q[e] += zc * wq[e]
+            for e in range(d):
+                kk[e] += zc * wk[e]
+            for e in range(d):
+                v[e] += zc * wv[e]
+        ps = P[s]
+        for e in range(d):
+            KT[e, s] = kk[e]
+            PR[e, t - 1 - s] = ps[e]
+    for i in range(t):
+        q, a = Qh[i], Ah[i]
+        for j in range(i + 1):
+            a[j] = 0.0
+        for e in range(d):
+            qe = q[e]
+            kt = KT[e]
+            pr = PR[e, t - 1 - i:]  # pr[j] = P[i - j, e]
+            for j in range(i + 1):
+                a[j] += qe * (kt[j] + pr[j])
+        mx = -np.inf
+        for j in range(i + 1):
+            sc = a[j] / sq
+            a[j] = sc
+            mx = max(mx, sc)
+        tot = 0.0
+        for j in range(i + 1):
+            a[j] = math.exp(a[j] - mx)
+            tot += a[j]
+        for j in range(i + 1):
+            a[j] /= tot
+        for e in range(d):
+            acc[e] = 0.0
+        for j in range(i + 1):
+            aj = a[j]
+            v = Vh[j]
+            for e in range(d):
+                acc[e] += aj * v[e]
+        zo = Zout[i]
+        for e in range(d):
+            zo[e] += acc[e]
+
+
+@register_jitable
+def _head_backward(Zin, dz, dzn, W, P, gW, gP, Qh, Kh, Vh, Ah, B3, T3, WT, dS, rows, t, d, sq, residual_first):  # pragma: no cover - compiled
+    """Backward of ``_head_forward`` given dz = dloss/dZout (t, d): ADDS the gradients of W and P to gW (3, d, d)
+    and gP (t, d) (views into g) and the head's dloss/dZin, sum over e of (dzv[s, e] WV[c, e] + dq[s, e] WQ[c, e])
+    + dkk[s, e] WK[c, e], to dzn[s, c]: with residual_first the terms are added to dzn[s, c] one by one (dzn holds
+    dz, the single-head trainer's order), else summed from 0.0 and then added (the multi-head order).  B3 (3, t, d)
+    receives dq, dkk, dzv; scratch T3 (3, d, t), WT (3, d, d), dS (t), rows (4, d)."""
+    dq, dkk, dzv = B3[0], B3[1], B3[2]
+    VT = T3[2]
+    for m in range(3):
+        Wm, WTm = W[m], WT[m]
+        for c in range(d):
+            wr = Wm[c]
+            for e in range(d):
+                WTm[e, c] = wr[e]
+    for s in range(t):
+        v = Vh[s]
+        for e in range(d):
+            VT[e, s] = v[e]
+    # dzv[j, e] = sum over i >= j of Ah[i, j] dz[i, e]
+    for j in range(t):
+        r = dzv[j]
+        for e in range(d):
+            r[e] = 0.0
+        for i in range(j, t):
+            aij = Ah[i, j]
+            dzi = dz[i]
+            for e in range(d):
+                r[e] += aij * dzi[e]
+    dkk.fill(0.0)
+    for i in range(t):
+        # dS[j] = sum over e of dz[i, e] Vh[j, e]; then the softmax backward
+        a = Ah[i]
+        for j in range(i + 1):
+            dS[j] = 0.0
+        dzi = dz[i]
+        for e in range(d):
+            de = dzi[e]
+            vt = VT[e]
+            for j in range(i + 1):
+                dS[j] += de * vt[j]
+        dot = 0.0
+        for j in range(i + 1):
+            dot += dS[j] * a[j]
+        for j in range(i + 1):
+            dS[j] = a[j] * (dS[j] - dot) / sq
+        # dq[i, e] = sum over j of dS[j] (Kh[j, e] + P[i - j, e]); dkk[j] and gP[i - j] get dS[j] Qh[i]
+        q, dqi = Qh[i], dq[i]
+        for e in range(d):
+            dqi[e] = 0.0
+        for j in range(i + 1):
+            sj = dS[j]
+            kj, pm = Kh[j], P[i - j]
+            for e in range(d):
+                dqi[e] += sj * (kj[e] + pm[e])
+            dk = dkk[j]
+            for e in range(d):
+                dk[e] += sj * q[e]
+            gp = gP[i - j]
+            for e in range(d):
+                gp[e] += sj * q[e]
+    # gW[m, c, e] += sum over s of Zin[s, c] (dq, dkk, dzv)[s, e]
+    aq, ak, av = rows[0], rows[1], rows[2]
+    for c in range(d):
+        for e in range(d):
+            aq[e] = 0.0
+            ak[e] = 0.0
+            av[e] = 0.0
         for s in range(t):
+            zc = Zin[s, c]
+            dqs, dks, dvs = dq[s], dkk[s], dzv[s]
             for e in range(d):
-                aq = 0.0
-                ak = 0.0
-                av = 0.0
-                for c in range(d):
-                    zc = Z[li, s, c]
-                    aq += zc * theta[o + c * d + e]
-                    ak += zc * theta[o + d * d + c * d + e]
-                    av += zc * theta[o + 2 * d * d + c * d + e]
-                Qa[li, s, e] = aq
-                Ka[li, s, e] = ak
-                Va[li, s, e] = av
-        po = o + 3 * d * d
-        for i in range(t):
-            mx = -np.inf
-            for j in range(i + 1):
-                sc = 0.0
-                for e in range(d):
-                    sc += Qa[li, i, e] * (Ka[li, j, e] + theta[po + (i - j) * d + e])
-                sc /= sq
-                A[li, i, j] = sc
-                mx = max(mx, sc)
-            tot = 0.0
-            for j in range(i + 1):
-                A[li, i, j] = math.exp(A[li, i, j] - mx)
-                tot += A[li, i, j]
-            for j in range(i + 1):
-                A[li, i, j] /= tot
+                aq[e] += zc * dqs[e]
             for e in range(d):
-                acc = 0.0
-                for j in range(i + 1):
-                    acc += A[li, i, j] * Va[li, j, e]
-                Z[li + 1, i, e] = Z[li, i, e] + acc
+                ak[e] += zc * dks[e]
+            for e in range(d):
+                av[e] += zc * dvs[e]
+        gq, gk, gv = gW[0, c], gW[1, c], gW[2, c]
+        for e in range(d):
+            gq[e] += aq[e]
+            gk[e] += ak[e]
+            gv[e] += av[e]
+    WQT, WKT, WVT = WT[0], WT[1], WT[2]
+    for s in range(t):
+        dn = dzn[s]
+        r = dn if residual_first else rows[3]
+        if not residual_first:
+            for c in range(d):
+                r[c] = 0.0
+        dqs, dks, dvs = dq[s], dkk[s], dzv[s]
+        for e in range(d):
+            x, y, w = dvs[e], dqs[e], dks[e]
+            wv, wq, wk = WVT[e], WQT[e], WKT[e]
+            for c in range(d):
+                r[c] += x * wv[c] + y * wq[c] + w * wk[c]
+        if not residual_first:
+            for c in range(d):
+                dn[c] += r[c]
+
+
+@register_jitable
+def attention_loss_grad_seq(theta, g, xs, k, d, t, L, H, norm, residual_first, ws):  # pragma: no cover - compiled
+    """CE of one sequence xs (t + 1) (inputs xs[:t], targets xs[1:]) under the attention-only transformer with L
+    layers of H heads (parameter block of (layer li, head h) at ``_off``),
+    weighted by norm; ADDS the gradient to g and returns the loss contribution.  Forward: Z[0] = emb[xs[:t]],
+    Z[li + 1] = Z[li] + the heads of ``_head_forward``; the readout; backward layer by layer and head by head
+    (``_head_backward``, the residual_first order for the single-head trainer).  ws = ``tf_workspace(k, d, t, L,
+    H)``."""
+    Z, Qa, Ka, Va, A, T3, WT, dz, dzn, B3, dS, rows, probs = ws
+    sq = math.sqrt(d)
+    dd = d * d
+    emb = theta[:k * d].reshape((k, d))
+    for s in range(t):
+        z0, er = Z[0, s], emb[xs[s]]
+        for e in range(d):
+            z0[e] = er[e]
+    for li in range(L):
+        Zin, Zout = Z[li], Z[li + 1]
+        for s in range(t):
+            zi, zo = Zin[s], Zout[s]
+            for e in range(d):
+                zo[e] = zi[e]
+        for h in range(H):
+            o = _off(k, d, t, H, li, h)
+            W, P = theta[o:o + 3 * dd].reshape((3, d, d)), theta[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+            _head_forward(Zin, Zout, W, P, Qa[li, h], Ka[li, h], Va[li, h], A[li, h], T3, rows[0], t, d, sq)
     loss = readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs)
     for li in range(L - 1, -1, -1):
-        o = _tf_off(k, d, t, li)
-        po = o + 3 * d * d
-        dq, dkk, dzv = B3[0], B3[1], B3[2]
-        dkk.fill(0.0)
-        for j in range(t):
-            for e in range(d):
-                acc = 0.0
-                for i in range(j, t):
-                    acc += A[li, i, j] * dz[i, e]
-                dzv[j, e] = acc
-        for i in range(t):
-            dot = 0.0
-            for j in range(i + 1):
-                da = 0.0
-                for e in range(d):
-                    da += dz[i, e] * Va[li, j, e]
-                dS[j] = da
-                dot += da * A[li, i, j]
-            for j in range(i + 1):
-                dS[j] = A[li, i, j] * (dS[j] - dot) / sq
-            for e in range(d):
-                acc = 0.0
-                qe = Qa[li, i, e]
-                for j in range(i + 1):
-                    acc += dS[j] * (Ka[li, j, e] + theta[po + (i - j) * d + e])
-                    dkk[j, e] += dS[j] * qe
-                    g[po + (i - j) * d + e] += dS[j] * qe
-                dq[i, e] = acc
-        for c in range(d):
-            for e in range(d):
-                aq = 0.0
-                ak = 0.0
-                av = 0.0
-                for s in range(t):
-                    zc = Z[li, s, c]
-                    aq += zc * dq[s, e]
-                    ak += zc * dkk[s, e]
-                    av += zc * dzv[s, e]
-                g[o + c * d + e] += aq
-                g[o + d * d + c * d + e] += ak
-                g[o + 2 * d * d + c * d + e] += av
         for s in range(t):
+            dzs, dns = dz[s], dzn[s]
             for c in range(d):
-                acc = dz[s, c]
-                for e in range(d):
-                    acc += (dzv[s, e] * theta[o + 2 * d * d + c * d + e] + dq[s, e] * theta[o + c * d + e]
-                            + dkk[s, e] * theta[o + d * d + c * d + e])
-                dzn[s, c] = acc
+                dns[c] = dzs[c]
+        for h in range(H):
+            o = _off(k, d, t, H, li, h)
+            W, P = theta[o:o + 3 * dd].reshape((3, d, d)), theta[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+            gW, gP = g[o:o + 3 * dd].reshape((3, d, d)), g[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+            _head_backward(Z[li], dz, dzn, W, P, gW, gP, Qa[li, h], Ka[li, h], Va[li, h], A[li, h], B3, T3, WT, dS, rows,
+                           t, d, sq, residual_first)
         for s in range(t):
+            dzs, dns = dz[s], dzn[s]
             for c in range(d):
-                dz[s, c] = dzn[s, c]
+                dzs[c] = dns[c]
+    gemb = g[:k * d].reshape((k, d))
     for s in range(t):
+        gr, dzs = gemb[xs[s]], dz[s]
         for e in range(d):
-            g[xs[s] * d + e] += dz[s, e]
+            gr[e] += dzs[e]
     return loss * norm
+
+
+@register_jitable
+def transformer_loss_grad_seq(theta, g, xs, k, d, t, L, norm, ws):  # pragma: no cover - compiled
+    """CE of one sequence xs (t + 1) (inputs xs[:t], targets xs[1:]), weighted by norm; ADDS the gradient
+    to g and returns the loss contribution.  The mathematics of ``transformer_loss_grad`` (the numpy
+    reference), position by position: ``attention_loss_grad_seq`` with one head per layer, the residual
+    gradient summed first.  ws = ``tf_workspace(k, d, t, L, 1)``."""
+    return attention_loss_grad_seq(theta, g, xs, k, d, t, L, 1, norm, True, ws)
 
 
 @register_jitable
@@ -448,11 +580,7 @@ def _train_tf_one(seed, theta, k, d, t, L, steps, batch, lr, wd, checkpoints, th
     v2 = np.zeros(n)
     xb = np.empty((batch, t + 1), dtype=np.int64)
     P, M, pi = np.empty((k, k)), np.empty((k, k + 1)), np.empty(k)
-    Z = np.empty((L + 1, t, d))
-    Qa, Ka, Va = np.empty((L, t, d)), np.empty((L, t, d)), np.empty((L, t, d))
-    A = np.zeros((L, t, t))
-    dz, dzn, B3 = np.empty((t, d)), np.empty((t, d)), np.empty((3, t, d))
-    dS, probs = np.empty(t), np.empty(k)
+    ws = tf_workspace(k, d, t, L, 1)
     norm = 1.0 / (batch * t)
     ci = 0
     for step in range(steps + 1):
@@ -466,7 +594,7 @@ def _train_tf_one(seed, theta, k, d, t, L, steps, batch, lr, wd, checkpoints, th
         g.fill(0.0)
         loss = 0.0
         for b in range(batch):
-            loss += transformer_loss_grad_seq(theta, g, xb[b], k, d, t, L, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs)
+            loss += transformer_loss_grad_seq(theta, g, xb[b], k, d, t, L, norm, ws)
         losses[step] = loss
         if not adamw_step(theta, m, v2, g, lr, wd, step):
             return True

@@ -33,7 +33,7 @@ from numba import prange
 from numba.extending import register_jitable
 
 from ..rng import counter_u64, unit_double
-from ._induction_cpu import _categorical, _stationary_into, adamw_step, readout_loss_grad
+from ._induction_cpu import _categorical, _stationary_into, adamw_step, attention_loss_grad_seq, tf_workspace
 
 __all__ = ["ngram_batch_jit", "train_runs"]
 
@@ -82,121 +82,11 @@ def ngram_batch_jit(seed, step, k, order, batch, length):  # pragma: no cover - 
 
 
 @register_jitable
-def _off(k, d, t, H, li, h):  # pragma: no cover - compiled
-    """Offset of (layer li, head h)'s block (WQ, WK, WV, pos follow at + 0, + d^2, + 2 d^2, + 3 d^2)."""
-    return 2 * k * d + (li * H + h) * (3 * d * d + t * d)
-
-
-@register_jitable
-def mh_loss_grad_seq(theta, g, xs, k, d, t, L, H, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs):  # pragma: no cover - compiled
+def mh_loss_grad_seq(theta, g, xs, k, d, t, L, H, norm, ws):  # pragma: no cover - compiled
     """CE of one sequence xs (t + 1) (inputs xs[:t], targets xs[1:]), weighted by norm; ADDS the gradient to g and
-    returns the loss contribution.  Workspace: Z (L + 1, t, d), Qa, Ka, Va (L, H, t, d), A (L, H, t, t), dz, dzn
-    (t, d), B3 (3, t, d), dS (t), probs (k)."""
-    sq = math.sqrt(d)
-    for s in range(t):
-        for e in range(d):
-            Z[0, s, e] = theta[xs[s] * d + e]
-    for li in range(L):
-        for s in range(t):
-            for e in range(d):
-                Z[li + 1, s, e] = Z[li, s, e]
-        for h in range(H):
-            o = _off(k, d, t, H, li, h)
-            for s in range(t):
-                for e in range(d):
-                    aq = 0.0
-                    ak = 0.0
-                    av = 0.0
-                    for c in range(d):
-                        zc = Z[li, s, c]
-                        aq += zc * theta[o + c * d + e]
-                        ak += zc * theta[o + d * d + c * d + e]
-                        av += zc * theta[o + 2 * d * d + c * d + e]
-                    Qa[li, h, s, e] = aq
-                    Ka[li, h, s, e] = ak
-                    Va[li, h, s, e] = av
-            po = o + 3 * d * d
-            for i in range(t):
-                mx = -np.inf
-                for j in range(i + 1):
-                    sc = 0.0
-                    for e in range(d):
-                        sc += Qa[li, h, i, e] * (Ka[li, h, j, e] + theta[po + (i - j) * d + e])
-                    sc /= sq
-                    A[li, h, i, j] = sc
-                    mx = max(mx, sc)
-                tot = 0.0
-                for j in range(i + 1):
-                    A[li, h, i, j] = math.exp(A[li, h, i, j] - mx)
-                    tot += A[li, h, i, j]
-                for j in range(i + 1):
-                    A[li, h, i, j] /= tot
-                for e in range(d):
-                    acc = 0.0
-                    for j in range(i + 1):
-                        acc += A[li, h, i, j] * Va[li, h, j, e]
-                    Z[li + 1, i, e] += acc
-    loss = readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs)
-    for li in range(L - 1, -1, -1):
-        for s in range(t):
-            for c in range(d):
-                dzn[s, c] = dz[s, c]
-        for h in range(H):
-            o = _off(k, d, t, H, li, h)
-            po = o + 3 * d * d
-            dq, dkk, dzv = B3[0], B3[1], B3[2]
-            dkk.fill(0.0)
-            for j in range(t):
-                for e in range(d):
-                    acc = 0.0
-                    for i in range(j, t):
-                        acc += A[li, h, i, j] * dz[i, e]
-                    dzv[j, e] = acc
-            for i in range(t):
-                dot = 0.0
-                for j in range(i + 1):
-                    da = 0.0
-                    for e in range(d):
-                        da += dz[i, e] * Va[li, h, j, e]
-                    dS[j] = da
-                    dot += da * A[li, h, i, j]
-                for j in range(i + 1):
-                    dS[j] = A[li, h, i, j] * (dS[j] - dot) / sq
-                for e in range(d):
-                    acc = 0.0
-                    qe = Qa[li, h, i, e]
-                    for j in range(i + 1):
-                        acc += dS[j] * (Ka[li, h, j, e] + theta[po + (i - j) * d + e])
-                        dkk[j, e] += dS[j] * qe
-                        g[po + (i - j) * d + e] += dS[j] * qe
-                    dq[i, e] = acc
-            for c in range(d):
-                for e in range(d):
-                    aq = 0.0
-                    ak = 0.0
-                    av = 0.0
-                    for s in range(t):
-                        zc = Z[li, s, c]
-                        aq += zc * dq[s, e]
-                        ak += zc * dkk[s, e]
-                        av += zc * dzv[s, e]
-                    g[o + c * d + e] += aq
-                    g[o + d * d + c * d + e] += ak
-                    g[o + 2 * d * d + c * d + e] += av
-            for s in range(t):
-                for c in range(d):
-                    acc = 0.0
-                    for e in range(d):
-                        acc += (dzv[s, e] * theta[o + 2 * d * d + c * d + e] + dq[s, e] * theta[o + c * d + e]
-                                + dkk[s, e] * theta[o + d * d + c * d + e])
-                    dzn[s, c] += acc
-        for s in range(t):
-            for c in range(d):
-                dz[s, c] = dzn[s, c]
-    for s in range(t):
-        for e in range(d):
-            g[xs[s] * d + e] += dz[s, e]
-    return loss * norm
+    returns the loss contribution: ``attention_loss_grad_seq`` with H heads per layer, each head's residual
+    gradient summed from 0.0 before it is added.  ws = ``tf_workspace(k, d, t, L, H)``."""
+    return attention_loss_grad_seq(theta, g, xs, k, d, t, L, H, norm, False, ws)
 
 
 @register_jitable
@@ -209,11 +99,7 @@ def _train_one(seed, theta, k, order, d, t, L, H, steps, batch, lr, wd, checkpoi
     C = k ** (order - 1)
     xb = np.empty((batch, t + 1), dtype=np.int64)
     Qw, Pc, M, pi = np.empty((C, k)), np.empty((C, C)), np.empty((C, C + 1)), np.empty(C)
-    Z = np.empty((L + 1, t, d))
-    Qa, Ka, Va = np.empty((L, H, t, d)), np.empty((L, H, t, d)), np.empty((L, H, t, d))
-    A = np.zeros((L, H, t, t))
-    dz, dzn, B3 = np.empty((t, d)), np.empty((t, d)), np.empty((3, t, d))
-    dS, probs = np.empty(t), np.empty(k)
+    ws = tf_workspace(k, d, t, L, H)
     norm = 1.0 / (batch * t)
     ci = 0
     for step in range(steps + 1):
@@ -227,7 +113,7 @@ def _train_one(seed, theta, k, order, d, t, L, H, steps, batch, lr, wd, checkpoi
         g.fill(0.0)
         loss = 0.0
         for b in range(batch):
-            loss += mh_loss_grad_seq(theta, g, xb[b], k, d, t, L, H, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs)
+            loss += mh_loss_grad_seq(theta, g, xb[b], k, d, t, L, H, norm, ws)
         losses[step] = loss
         if not adamw_step(theta, m, v2, g, lr, wd, step):
             return True

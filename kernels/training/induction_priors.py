@@ -33,7 +33,7 @@ from kernels._checks import require_int, require_memory
 
 from ..rng import counter_u64, counter_u64_ref, unit_double, unit_double_ref
 from ._common import require_recording_memory, validate_adamw_run_args, validate_seeds
-from ._induction_cpu import _categorical, _stationary_into, adamw_step, transformer_loss_grad_seq
+from ._induction_cpu import _categorical, _stationary_into, adamw_step, tf_workspace, transformer_loss_grad_seq
 from .induction import TransformerRunsResult, _tf_shapes, _tf_unpack, init_transformer, train_transformer
 
 __all__ = ["PRIOR_CODES", "prior_batch", "prior_batch_reference", "train_transformer_prior_runs"]
@@ -213,11 +213,7 @@ def _train_one(seed, theta, k, d, t, L, steps, codes, lr, wd, checkpoints, th_at
     g, m, v2 = np.zeros(n), np.zeros(n), np.zeros(n)
     xb = np.empty((batch, t + 1), dtype=np.int64)
     Ps, M, pi, row = np.empty((batch, k, k)), np.empty((k, k + 1)), np.empty(k), np.empty(k)
-    Z = np.empty((L + 1, t, d))
-    Qa, Ka, Va = np.empty((L, t, d)), np.empty((L, t, d)), np.empty((L, t, d))
-    A = np.zeros((L, t, t))
-    dz, dzn, B3 = np.empty((t, d)), np.empty((t, d)), np.empty((3, t, d))
-    dS, probs = np.empty(t), np.empty(k)
+    ws = tf_workspace(k, d, t, L, 1)
     norm = 1.0 / (batch * t)
     ci = 0
     for step in range(steps + 1):
@@ -231,7 +227,7 @@ def _train_one(seed, theta, k, d, t, L, steps, codes, lr, wd, checkpoints, th_at
         g.fill(0.0)
         loss = 0.0
         for b in range(batch):
-            loss += transformer_loss_grad_seq(theta, g, xb[b], k, d, t, L, norm, Z, Qa, Ka, Va, A, dz, dzn, B3, dS, probs)
+            loss += transformer_loss_grad_seq(theta, g, xb[b], k, d, t, L, norm, ws)
         losses[step] = loss
         if not adamw_step(theta, m, v2, g, lr, wd, step):
             return True
