@@ -5,6 +5,7 @@ the head f_head (B2h) and the computation phase (B3c).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -638,6 +639,13 @@ def _layer_spec_plot(statement: LayerSpecStatement, ctx, ev: Evidence) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _head_bar(v: Fraction, slope: Fraction, printed: bool) -> Fraction:
+    """TG.head_bar, cached: the same points are evaluated for every statement with the same (slope, printed)
+    and, in the readout grids, for every blank cell."""
+    return TG.head_bar(v, slope=slope, printed=printed)
+
+
 @dataclass(frozen=True)
 class HeadStatement:
     """f-bar_head with ``slope``; ``printed`` boundaries (open middle pieces); final grids with the
@@ -734,7 +742,7 @@ def check_head_spec(statement: HeadStatement, p, ctx) -> Verdict:
     -1/3 + 1/9 + 1/27 + state stays <= -1/6 only because |state| < 1/54 = sum_{i >= 4} 3^{-i}.
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
-    f = lambda v: TG.head_bar(v, slope=statement.slope, printed=statement.printed)
+    f = lambda v: _head_bar(v, statement.slope, statement.printed)
     pts = [Fraction(-1, 9), NINTH]
     ev.add({"part": "(a) f(-1/9) = 0 (memory phase)"}, f(Fraction(-1, 9)) == 0)
     ev.add({"part": "(a) f'(-1/9) = 18"}, TG.head_bar_slope(Fraction(-1, 9), slope=statement.slope), Fraction(18), relation="eq")
