@@ -530,38 +530,62 @@ def check_corollary_3(statement: Corollary3Statement, p, ctx) -> Verdict:
     Second reader: confirmed.  Measured |U| is about 8|X_i| + 15 for this construction (the bump coefficients do not depend on
     the centre), well inside 24|X_i| + 5; the paper's count adds the per-layer bounds of Lemma 6
     (4|X_i| + 2 + 12|X_i| + 4 + 8|X_i| + 1 + 1 minus the shared 1 and -zeta0).
+    Quick tier (|X_i| <= 60, 4 built networks; full: 300, 20): a smoke test of what the full tier shows.
+    The printed statement runs every case; a mutant stops at its first failing case (each fails at
+    |X_i| = 1; the details say so), so the quick tier does not report a mutant's worst case or failure
+    count.  The full tier runs every case of every statement.
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
-    sizes, built = _corollary3_instances(ctx.claim_id, p["n_max"], p["built"], statement.same_values)
-    for n, n_ys, d_in, n_U in sizes:
-        ev.add({"|X_i|": n, "|Y_i|": n_ys, "d_in": d_in}, n_U, statement.bound(n), part="size")
-        # the paper's count: Lemma 6's printed bounds at |Y_i| = |X_i|, |G| = 2, with the overlaps removed
-        lemma6 = sum(fn(n, n, 2) for _name, fn in _L6_BOUNDS) - 2 - 1 + 1
-        ev.add({"|X_i|": n, "part": "paper_count", "paper's count": lemma6, "bound": statement.bound(n)},
-               lemma6 <= statement.bound(n), relation="true", part="paper_count")
-    for k, (n_outside, n_xs, n_U) in enumerate(built):
-        ev.add({"domain": k, "part": "(b) every entry of the built network lies in U", "outside": n_outside},
-               not n_outside, relation="true", part="containment")
-        ev.add({"domain": k, "part": "(b) |U|", "|X_i|": n_xs}, n_U, statement.bound(n_xs), part="size")
+    # quick tier: a mutant draws its instances one by one (uncached) and stops at its first failing case (its
+    # rejection is then decided); the printed statement runs every case (cached), as every statement at full
+    stop_at_failure = ctx.tier == "quick" and ctx.statement_tag.startswith("mutant:")
+    if stop_at_failure:
+        items = _corollary3_stream(ctx.claim_id, p["n_max"], p["built"], statement.same_values)
+    else:
+        sizes, built = _corollary3_instances(ctx.claim_id, p["n_max"], p["built"], statement.same_values)
+        items = [("size", v) for v in sizes] + [("built", v) for v in built]
+    k = 0
+    for kind, item in items:
+        if kind == "size":
+            n, n_ys, d_in, n_U = item
+            held = ev.add({"|X_i|": n, "|Y_i|": n_ys, "d_in": d_in}, n_U, statement.bound(n), part="size")
+            # the paper's count: Lemma 6's printed bounds at |Y_i| = |X_i|, |G| = 2, with the overlaps removed
+            lemma6 = sum(fn(n, n, 2) for _name, fn in _L6_BOUNDS) - 2 - 1 + 1
+            held &= ev.add({"|X_i|": n, "part": "paper_count", "paper's count": lemma6, "bound": statement.bound(n)},
+                           lemma6 <= statement.bound(n), relation="true", part="paper_count")
+        else:
+            n_outside, n_xs, n_U = item
+            held = ev.add({"domain": k, "part": "(b) every entry of the built network lies in U", "outside": n_outside},
+                          not n_outside, relation="true", part="containment")
+            held &= ev.add({"domain": k, "part": "(b) |U|", "|X_i|": n_xs}, n_U, statement.bound(n_xs), part="size")
+            k += 1
+        if stop_at_failure and not held:
+            ev.details["stopped"] = "quick tier, mutant: at its first failing case"
+            break
     return ev.verdict()
 
 
 @functools.lru_cache(maxsize=4)
 def _corollary3_instances(claim_id: str, n_max: int, built: int, same_values: bool) -> tuple:
-    """The bound-independent part of check_corollary_3, computed once per (claim, parameters, same_values)
-    and shared by the statements that differ only in the bound: per |X_i| = 1..n_max, (|X_i|, |Y_i|,
-    d_in, |U|); per built network, (#entries outside U, |X_i|, |U|).  The draws come from the claim's
-    "domains" stream in the order of the uncached loop (which depends on same_values, part of the key)."""
+    """The bound-independent part of check_corollary_3 (:func:`_corollary3_stream`), computed once per (claim,
+    parameters, same_values) and shared by the statements that differ only in the bound: per |X_i| =
+    1..n_max, (|X_i|, |Y_i|, d_in, |U|); per built network, (#entries outside U, |X_i|, |U|)."""
+    items = list(_corollary3_stream(claim_id, n_max, built, same_values))
+    return tuple(v for kind, v in items if kind == "size"), tuple(v for kind, v in items if kind == "built")
+
+
+def _corollary3_stream(claim_id: str, n_max: int, built: int, same_values: bool):
+    """Yields ("size", (|X_i|, |Y_i|, d_in, |U|)) for |X_i| = 1..n_max, then ("built", (#entries outside U,
+    |X_i|, |U|)) per built network.  The draws come from the claim's "domains" stream in the order of the
+    uncached loop (which depends on same_values)."""
     rng = Context(claim_id).rng("domains")
-    sizes = []
     for n in range(1, n_max + 1):
         q = int(rng.choice([2, 3, 6, 9]))
         xs = sorted({Fraction(int(v), q) for v in rng.choice(np.arange(-3 * n, 3 * n + 1), size=n, replace=False)})
         ys = xs if same_values else sorted({Fraction(int(v), 7 * q) for v in rng.choice(np.arange(-60 * n, 60 * n + 1), size=10 * n, replace=False)})
         d_in = int(rng.integers(1, 10))
         U = union_set(weight_value_sets(xs, ys, [0, 1], d_in))
-        sizes.append((n, len(ys), d_in, len(U)))
-    nets = []
+        yield "size", (n, len(ys), d_in, len(U))
     for k in range(built):
         d_in = int(rng.integers(1, 3))
         X, _, _ = random_instance(rng, d_in, 1, int(rng.integers(2, 7)), binary_g=True)
@@ -572,8 +596,7 @@ def _corollary3_instances(claim_id: str, n_max: int, built: int, same_values: bo
         G = [[[Fraction(int(rng.integers(0, 2))) for _ in range(d_in)]] for _ in X]
         net = build_interpolant(X, Y, G)
         entries = set().union(*_observed_sets(net).values())
-        nets.append((len(entries - U), len(xs), len(U)))
-    return tuple(sizes), tuple(nets)
+        yield "built", (len(entries - U), len(xs), len(U))
 
 
 @functools.cache
