@@ -5,6 +5,7 @@ the head f_head (B2h) and the computation phase (B3c).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -545,10 +546,17 @@ def check_layer_spec(statement: LayerSpecStatement, p, ctx) -> Verdict:
     and never during memorisation, when row m+1 is still 0); a horizontal memory broadcast only
     rewrites ones-block cells, which the readout ignores -- Algorithm 1 with it still memorises
     exactly (computed on 30 random training sets while preparing this check).
+    Quick tier (150 machines, s <= 6, m, d <= 3, depth <= 14; see the tiers for full): a smoke test of
+    what the full tier shows.  The printed statement and the proof step run every machine; a mutant
+    stops at its first disagreeing machine (the 1st or 2nd: its rejection is then decided, the details
+    say so), so the quick tier does not count a mutant's disagreeing layers; the full tier does.
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
     rng = ctx.rng("machines")
     steps_total = mism_steps = 0
+    # quick tier: a mutant stops at its first disagreeing machine (its rejection is then decided); the
+    # printed statement and the proof step run every machine at every tier, and mutants at full
+    stop_at_failure = ctx.tier == "quick" and ctx.statement_tag.startswith("mutant:")
     for k in range(p["machines"]):
         s = int(rng.integers(1, p["s_max"] + 1))
         M = T.random_machine(rng, s, first_step_stays=statement.first_step_stays)
@@ -579,6 +587,9 @@ def check_layer_spec(statement: LayerSpecStatement, p, ctx) -> Verdict:
                 same &= bool(np.array_equal(a, b) and np.array_equal(ga, gb))
                 cur = b
             ev.add({"machine": k, "part": "kernel == Fraction reference of the printed case lists"}, same)
+        if bad and stop_at_failure:
+            ev.details["stopped"] = f"quick tier, mutant: at its first disagreeing machine ({k + 1} of {p['machines']})"
+            break
     ev.details["layers compared"] = steps_total
     ev.details["layers disagreeing"] = mism_steps
     _layer_spec_plot(statement, ctx, ev)
@@ -626,6 +637,13 @@ def _layer_spec_plot(statement: LayerSpecStatement, ctx, ev: Evidence) -> None:
 # ---------------------------------------------------------------------------------------------
 # B2h. The head
 # ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _head_bar(v: Fraction, slope: Fraction, printed: bool) -> Fraction:
+    """TG.head_bar, cached: the same points are evaluated for every statement with the same (slope, printed)
+    and, in the readout grids, for every blank cell."""
+    return TG.head_bar(v, slope=slope, printed=printed)
 
 
 @dataclass(frozen=True)
@@ -724,7 +742,7 @@ def check_head_spec(statement: HeadStatement, p, ctx) -> Verdict:
     -1/3 + 1/9 + 1/27 + state stays <= -1/6 only because |state| < 1/54 = sum_{i >= 4} 3^{-i}.
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
-    f = lambda v: TG.head_bar(v, slope=statement.slope, printed=statement.printed)
+    f = lambda v: _head_bar(v, statement.slope, statement.printed)
     pts = [Fraction(-1, 9), NINTH]
     ev.add({"part": "(a) f(-1/9) = 0 (memory phase)"}, f(Fraction(-1, 9)) == 0)
     ev.add({"part": "(a) f'(-1/9) = 18"}, TG.head_bar_slope(Fraction(-1, 9), slope=statement.slope), Fraction(18), relation="eq")

@@ -21,7 +21,7 @@ from kernels.constructions import tm2d as T
 from kernels.constructions import tm2d_grid as TG
 from kernels.constructions.relu_interp import build_interpolant, weight_value_sets
 
-from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
+from ..registry import Context, Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from .grid import random_dataset, reachable_values
 
@@ -367,19 +367,8 @@ def check_lemma_6(statement: Lemma6Statement, p, ctx) -> Verdict:
     count 4|G||Y_i| covers only because each (y, gamma) contributes 2, not 4, values.
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
-    rng = ctx.rng("domains")
     bounds = dict(statement.bounds)
-    for k in range(p["domains"]):
-        d_in = int(rng.integers(1, 4))
-        d_out = int(rng.integers(1, 3))
-        n = int(rng.integers(1, p["n_max"] + 1))
-        X, _, _ = random_instance(rng, d_in, d_out, n, binary_g=True)
-        ny = int(rng.integers(1, 6))
-        y_vals = sorted({Fraction(int(v), 3) for v in rng.integers(-9, 10, size=ny)})
-        g_vals = [Fraction(0), Fraction(1)] if k % 2 == 0 else sorted({Fraction(int(v), 2) for v in rng.integers(-4, 5, size=3)})
-        xi = {v for x in X for v in x}
-        U = weight_value_sets(xi, y_vals, g_vals, d_in)
-        sizes = (len(xi), len(y_vals), len(g_vals))
+    for k, (sizes, U, observed, placement) in enumerate(_lemma6_instances(ctx.claim_id, p["domains"], p["draws"], p["n_max"])):
         for name, fn in statement.bounds:
             case = {"domain": k, "W": name, "|X_i|": sizes[0], "|Y_i|": sizes[1], "|G|": sizes[2], "|U(W)|": len(U[name]),
                     "bound": fn(*sizes), "relation": "=" if name in statement.exact else "<="}
@@ -394,22 +383,53 @@ def check_lemma_6(statement: Lemma6Statement, p, ctx) -> Verdict:
             ok = paper[name] == fn(*sizes) if name in statement.exact else paper[name] <= fn(*sizes)
             ev.add({"domain": k, "W": name, "part": "paper_count", "paper's count": paper[name], "bound": fn(*sizes)}, ok,
                    part="paper_count")
-        for j in range(p["draws"]):
-            Y = [[y_vals[int(rng.integers(0, len(y_vals)))] for _ in range(d_out)] for _ in X]
-            G = [[[g_vals[int(rng.integers(0, len(g_vals)))] for _ in range(d_in)] for _ in range(d_out)] for _ in X]
-            net = build_interpolant(X, Y, G)
-            obs = _observed_sets(net)
+        for j, obs in enumerate(observed):
             for name in bounds:
                 extra = obs[name] - U[name]
                 ev.add({"domain": k, "draw": j, "W": name, "values outside U(W)": sorted(str(v) for v in extra)[:3]}, not extra)
             if j == 0:
-                _definition_5_placement(ev, net, X, U, k)
+                d_rc, outside, ok = placement
+                ev.add({"domain": k, "part": "Definition 5 placement (V2 = I, V5 = W2+ W2')", "d_rc": d_rc,
+                        "entries outside U": list(outside)}, ok)
     return ev.verdict()
 
 
-def _definition_5_placement(ev: Evidence, net, X, U: dict, k: int) -> None:
+@functools.lru_cache(maxsize=2)
+def _lemma6_instances(claim_id: str, domains: int, draws: int, n_max: int) -> tuple:
+    """The statement-independent part of check_lemma_6, computed once per (claim, parameters) and shared by
+    the printed statement and the mutants (they differ only in the bounds): per domain, (|X_i|, |Y_i|, |G|),
+    the sets U(W), the observed value sets of each draw's network, and Definition 5's placement of draw 0.
+    The draws come from the claim's "domains" stream in the order of the uncached loop, so the values are
+    those the uncached check computed."""
+    rng = Context(claim_id).rng("domains")
+    out = []
+    for k in range(domains):
+        d_in = int(rng.integers(1, 4))
+        d_out = int(rng.integers(1, 3))
+        n = int(rng.integers(1, n_max + 1))
+        X, _, _ = random_instance(rng, d_in, d_out, n, binary_g=True)
+        ny = int(rng.integers(1, 6))
+        y_vals = sorted({Fraction(int(v), 3) for v in rng.integers(-9, 10, size=ny)})
+        g_vals = [Fraction(0), Fraction(1)] if k % 2 == 0 else sorted({Fraction(int(v), 2) for v in rng.integers(-4, 5, size=3)})
+        xi = {v for x in X for v in x}
+        U = weight_value_sets(xi, y_vals, g_vals, d_in)
+        sizes = (len(xi), len(y_vals), len(g_vals))
+        observed, placement = [], None
+        for j in range(draws):
+            Y = [[y_vals[int(rng.integers(0, len(y_vals)))] for _ in range(d_out)] for _ in X]
+            G = [[[g_vals[int(rng.integers(0, len(g_vals)))] for _ in range(d_in)] for _ in range(d_out)] for _ in X]
+            net = build_interpolant(X, Y, G)
+            observed.append(_observed_sets(net))
+            if j == 0:
+                placement = _definition_5_placement(net, X, U)
+        out.append((sizes, U, tuple(observed), placement))
+    return tuple(out)
+
+
+def _definition_5_placement(net, X, U: dict) -> tuple:
     """Definition 5's block V5 s(V4 V3 s(V2 V1 x)) with V1 = W1, V2 = I, V3 = W1', V4 = W1+, V5 = W2+ W2'
-    (one width d_rc for V2..V4): the same function on X, and every entry in U = {0} u U(W)."""
+    (one width d_rc for V2..V4): the same function on X, and every entry in U = {0} u U(W).
+    Returns (d_rc, the first 3 entries outside U, whether both hold)."""
     V1, V3, V4 = net.W1, net.W1p, net.W1plus
     V5 = net.W2plus.compose(net.W2p)
     d_rc = max(V1.n_out, V3.n_out, V4.n_out)
@@ -420,8 +440,7 @@ def _definition_5_placement(ev: Evidence, net, X, U: dict, k: int) -> None:
         h = [max(Fraction(0), v) for v in V1.apply(list(x))]  # V2 = I
         h = [max(Fraction(0), v) for v in V4.apply(V3.apply(h))]
         same &= V5.apply(h) == net.evaluate_exact(x)[0]
-    ev.add({"domain": k, "part": "Definition 5 placement (V2 = I, V5 = W2+ W2')", "d_rc": d_rc,
-            "entries outside U": sorted(str(v) for v in entries - allowed)[:3]}, same and entries <= allowed)
+    return d_rc, tuple(sorted(str(v) for v in entries - allowed)[:3]), same and entries <= allowed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -511,34 +530,73 @@ def check_corollary_3(statement: Corollary3Statement, p, ctx) -> Verdict:
     Second reader: confirmed.  Measured |U| is about 8|X_i| + 15 for this construction (the bump coefficients do not depend on
     the centre), well inside 24|X_i| + 5; the paper's count adds the per-layer bounds of Lemma 6
     (4|X_i| + 2 + 12|X_i| + 4 + 8|X_i| + 1 + 1 minus the shared 1 and -zeta0).
+    Quick tier (|X_i| <= 60, 4 built networks; full: 300, 20): a smoke test of what the full tier shows.
+    The printed statement runs every case; a mutant stops at its first failing case (each fails at
+    |X_i| = 1; the details say so), so the quick tier does not report a mutant's worst case or failure
+    count.  The full tier runs every case of every statement.
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
-    rng = ctx.rng("domains")
-    for n in range(1, p["n_max"] + 1):
+    # quick tier: a mutant draws its instances one by one (uncached) and stops at its first failing case (its
+    # rejection is then decided); the printed statement runs every case (cached), as every statement at full
+    stop_at_failure = ctx.tier == "quick" and ctx.statement_tag.startswith("mutant:")
+    if stop_at_failure:
+        items = _corollary3_stream(ctx.claim_id, p["n_max"], p["built"], statement.same_values)
+    else:
+        sizes, built = _corollary3_instances(ctx.claim_id, p["n_max"], p["built"], statement.same_values)
+        items = [("size", v) for v in sizes] + [("built", v) for v in built]
+    k = 0
+    for kind, item in items:
+        if kind == "size":
+            n, n_ys, d_in, n_U = item
+            held = ev.add({"|X_i|": n, "|Y_i|": n_ys, "d_in": d_in}, n_U, statement.bound(n), part="size")
+            # the paper's count: Lemma 6's printed bounds at |Y_i| = |X_i|, |G| = 2, with the overlaps removed
+            lemma6 = sum(fn(n, n, 2) for _name, fn in _L6_BOUNDS) - 2 - 1 + 1
+            held &= ev.add({"|X_i|": n, "part": "paper_count", "paper's count": lemma6, "bound": statement.bound(n)},
+                           lemma6 <= statement.bound(n), relation="true", part="paper_count")
+        else:
+            n_outside, n_xs, n_U = item
+            held = ev.add({"domain": k, "part": "(b) every entry of the built network lies in U", "outside": n_outside},
+                          not n_outside, relation="true", part="containment")
+            held &= ev.add({"domain": k, "part": "(b) |U|", "|X_i|": n_xs}, n_U, statement.bound(n_xs), part="size")
+            k += 1
+        if stop_at_failure and not held:
+            ev.details["stopped"] = "quick tier, mutant: at its first failing case"
+            break
+    return ev.verdict()
+
+
+@functools.lru_cache(maxsize=4)
+def _corollary3_instances(claim_id: str, n_max: int, built: int, same_values: bool) -> tuple:
+    """The bound-independent part of check_corollary_3 (:func:`_corollary3_stream`), computed once per (claim,
+    parameters, same_values) and shared by the statements that differ only in the bound: per |X_i| =
+    1..n_max, (|X_i|, |Y_i|, d_in, |U|); per built network, (#entries outside U, |X_i|, |U|)."""
+    items = list(_corollary3_stream(claim_id, n_max, built, same_values))
+    return tuple(v for kind, v in items if kind == "size"), tuple(v for kind, v in items if kind == "built")
+
+
+def _corollary3_stream(claim_id: str, n_max: int, built: int, same_values: bool):
+    """Yields ("size", (|X_i|, |Y_i|, d_in, |U|)) for |X_i| = 1..n_max, then ("built", (#entries outside U,
+    |X_i|, |U|)) per built network.  The draws come from the claim's "domains" stream in the order of the
+    uncached loop (which depends on same_values)."""
+    rng = Context(claim_id).rng("domains")
+    for n in range(1, n_max + 1):
         q = int(rng.choice([2, 3, 6, 9]))
         xs = sorted({Fraction(int(v), q) for v in rng.choice(np.arange(-3 * n, 3 * n + 1), size=n, replace=False)})
-        ys = xs if statement.same_values else sorted({Fraction(int(v), 7 * q) for v in rng.choice(np.arange(-60 * n, 60 * n + 1), size=10 * n, replace=False)})
+        ys = xs if same_values else sorted({Fraction(int(v), 7 * q) for v in rng.choice(np.arange(-60 * n, 60 * n + 1), size=10 * n, replace=False)})
         d_in = int(rng.integers(1, 10))
         U = union_set(weight_value_sets(xs, ys, [0, 1], d_in))
-        ev.add({"|X_i|": n, "|Y_i|": len(ys), "d_in": d_in}, len(U), statement.bound(n), part="size")
-        # the paper's count: Lemma 6's printed bounds at |Y_i| = |X_i|, |G| = 2, with the overlaps removed
-        lemma6 = sum(fn(n, n, 2) for _name, fn in _L6_BOUNDS) - 2 - 1 + 1
-        ev.add({"|X_i|": n, "part": "paper_count", "paper's count": lemma6, "bound": statement.bound(n)},
-               lemma6 <= statement.bound(n), relation="true", part="paper_count")
-    for k in range(p["built"]):
+        yield "size", (n, len(ys), d_in, len(U))
+    for k in range(built):
         d_in = int(rng.integers(1, 3))
         X, _, _ = random_instance(rng, d_in, 1, int(rng.integers(2, 7)), binary_g=True)
         xs = sorted({v for x in X for v in x})
-        ys = xs if statement.same_values else [Fraction(int(v), 7) for v in range(10 * len(xs))]
+        ys = xs if same_values else [Fraction(int(v), 7) for v in range(10 * len(xs))]
         U = union_set(weight_value_sets(xs, ys, [0, 1], d_in))
         Y = [[ys[int(rng.integers(0, len(ys)))]] for _ in X]
         G = [[[Fraction(int(rng.integers(0, 2))) for _ in range(d_in)]] for _ in X]
         net = build_interpolant(X, Y, G)
         entries = set().union(*_observed_sets(net).values())
-        ev.add({"domain": k, "part": "(b) every entry of the built network lies in U", "outside": len(entries - U)},
-               not (entries - U), relation="true", part="containment")
-        ev.add({"domain": k, "part": "(b) |U|", "|X_i|": len(xs)}, len(U), statement.bound(len(xs)), part="size")
-    return ev.verdict()
+        yield "built", (len(entries - U), len(xs), len(U))
 
 
 @functools.cache
@@ -672,28 +730,50 @@ def check_us(statement: UsStatement, p, ctx) -> Verdict:
     reachable values, still O(s).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
-    rng = ctx.rng("runs")
+    reached = _us_reachable(ctx.claim_id, p["s_max"], p["runs"]) if statement.domain != "all_codes" else None
     for s in range(1, p["s_max"] + 1):
         N = T.n_digits_for(s)
         if statement.domain == "all_codes":
             n_x = 3 ** (N + 1) + 1
             if s <= p["s_built"]:
-                enc = T.CellEncoding(N)
-                xs = [Fraction(2 * u, enc.scale) for u in range(-(3 ** (N + 1) - 1) // 2, (3 ** (N + 1) - 1) // 2 + 1)] + [P]
-                U = union_set(weight_value_sets(xs, xs[:-1], [0, 1], 9))
-                ev.add({"s": s, "domain": statement.domain, "|X_i|": n_x, "part": "|U|"}, len(U), statement.bound(s), part="size")
+                ev.add({"s": s, "domain": statement.domain, "|X_i|": n_x, "part": "|U|"}, _us_all_codes_size(s), statement.bound(s),
+                       part="size")
             ev.add({"s": s, "domain": statement.domain, "part": "|X_i| <= 16 s (implicit in 24*16*s + 5)"}, n_x,
                    statement.x_factor * 16 * s, part="domain")
         else:
-            vals, _spec = value_closure(s)
-            xs = sorted(vals | {P})
+            n_xs, outside, n_U = reached[s - 1]
             if p["runs"]:
-                met, _ = reachable_values(rng, s, p["runs"])
-                outside = met - set(xs)
-                ev.add({"s": s, "part": "values met in spec runs lie in the closure", "outside": sorted(str(v) for v in outside)[:3]},
+                ev.add({"s": s, "part": "values met in spec runs lie in the closure", "outside": list(outside)},
                        not outside, relation="true")
-            U = union_set(weight_value_sets(xs, sorted(vals), [0, 1], 9))
-            ev.add({"s": s, "domain": statement.domain, "|X_i|": len(xs), "part": "|X_i| <= 16 s"}, len(xs),
+            ev.add({"s": s, "domain": statement.domain, "|X_i|": n_xs, "part": "|X_i| <= 16 s"}, n_xs,
                    statement.x_factor * 16 * s, part="domain")
-            ev.add({"s": s, "domain": statement.domain, "|X_i|": len(xs), "part": "|U|"}, len(U), statement.bound(s), part="size")
+            ev.add({"s": s, "domain": statement.domain, "|X_i|": n_xs, "part": "|U|"}, n_U, statement.bound(s), part="size")
     return ev.verdict()
+
+
+@functools.lru_cache(maxsize=2)
+def _us_reachable(claim_id: str, s_max: int, runs: int) -> tuple:
+    """The statement-independent part of check_us for the reachable-value domain, computed once per (claim,
+    parameters): per s = 1..s_max, (|X_i|, the first 3 values met in spec runs outside the closure, |U_s|).
+    The spec runs draw from the claim's "runs" stream in the order of the uncached loop."""
+    rng = Context(claim_id).rng("runs")
+    out = []
+    for s in range(1, s_max + 1):
+        vals, _spec = value_closure(s)
+        xs = sorted(vals | {P})
+        outside = ()
+        if runs:
+            met, _ = reachable_values(rng, s, runs)
+            outside = tuple(sorted(str(v) for v in met - set(xs))[:3])
+        U = union_set(weight_value_sets(xs, sorted(vals), [0, 1], 9))
+        out.append((len(xs), outside, len(U)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def _us_all_codes_size(s: int) -> int:
+    """|U_s| with X_i = every base-3 code of N(s) + 1 digits (B.4's domain), and P."""
+    N = T.n_digits_for(s)
+    enc = T.CellEncoding(N)
+    xs = [Fraction(2 * u, enc.scale) for u in range(-(3 ** (N + 1) - 1) // 2, (3 ** (N + 1) - 1) // 2 + 1)] + [P]
+    return len(union_set(weight_value_sets(xs, xs[:-1], [0, 1], 9)))

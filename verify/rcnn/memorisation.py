@@ -7,6 +7,7 @@ f-bar_head), exactly (kernels.constructions.tm2d).  The independent side is the 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -69,6 +70,26 @@ def _full_jacobian(G: np.ndarray, spec: TG.LayerSpec, layers: int) -> np.ndarray
                             Jn[r * C + c] += g[i + 1][j + 1] * J[(r + i) * C + (c + j)]
         J, cur = Jn, nxt
     return J
+
+
+@functools.lru_cache(maxsize=4096)
+def _memory_rollout(m: int, d: int, pat: tuple, l: int):
+    """(G, roll-out) of the memory grid whose first rows hold the signs ``pat`` (times 1/3), depth l; the
+    statement-independent part of check_lemma_3, computed once and shared by the printed statement and the
+    mutants (the same grids at the same depths).  The caller only reads the arrays."""
+    spec = memory_spec()
+    X = np.full((m + 1, d + 1), Fraction(0), dtype=object)
+    for idx, sgn in enumerate(pat):
+        X[idx // (d + 1), idx % (d + 1)] = sgn * THIRD
+    G = TG.memory_grid(X, [1] * (d + 1), l, spec.enc)
+    return G, TG.rollout(G, spec, l)
+
+
+@functools.lru_cache(maxsize=4096)
+def _memory_jacobian(m: int, d: int, pat: tuple, l: int) -> np.ndarray:
+    """_full_jacobian of the grid of _memory_rollout(m, d, pat, l) (cached likewise)."""
+    G, _ro = _memory_rollout(m, d, pat, l)
+    return _full_jacobian(G, memory_spec(), l)
 
 
 @claim(
@@ -162,12 +183,9 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
                 else:
                     pats = [tuple(rng.choice([-1, 1], size=n_sig)) for _ in range(p["patterns"])]
                 for pat in pats:
-                    X = np.full((m + 1, d + 1), Fraction(0), dtype=object)
-                    for idx, sgn in enumerate(pat):
-                        X[idx // (d + 1), idx % (d + 1)] = sgn * THIRD
+                    key = tuple(int(v) for v in pat)
                     for l in statement.depths(m):
-                        G = TG.memory_grid(X, [1] * (d + 1), l, enc)
-                        ro = TG.rollout(G, spec, l)
+                        G, ro = _memory_rollout(m, d, key, l)
                         vals = {enc.from_scaled(int(v)) for v in ro.final[:, : d + 1].ravel()}
                         ok_a = vals == {statement.value}
                         rows = {tau} if statement.grad_rows == "tau" else set(range(1, tau + 1))
@@ -178,7 +196,7 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
                                 "part": "(a) values", "values": sorted(str(v) for v in vals)[:3]}, ok_a)
                         ev.add({"m": m, "d": d, "tau": tau, "l": l, "part": "(b) diagonal gradient"}, ok_b)
                         if G.size <= p["jacobian_cells"] and pat == pats[0]:
-                            J = _full_jacobian(G, spec, l)
+                            J = _memory_jacobian(m, d, key, l)
                             _R, C = G.shape
                             wantJ = np.zeros_like(J)
                             for a in range(m + 1):
