@@ -384,7 +384,6 @@ SAFE: dict[str, str] = {
     "thesis_ch7.parity_width_necessary": WITHIN_TESTED,
     "thesis_ch7.representation_background": ALL_VALUES_TESTED,
     "thesis_ch7.theorem_7_1_training": ALL_VALUES_TESTED,
-    "thesis_ch8.eq_E6_constant_init": WITHIN_TESTED,
     "thesis_ch8.sec_8_3_2_corollaries": WITHIN_TESTED,
 }
 
@@ -580,6 +579,15 @@ ESTIMATES.update({
         work=lambda p: p["chains"] * (sum(2.0 ** (t + 1) * t ** 3 for t in range(1, p["t2_max"] + 1))
                                       + sum(3.0 ** (t + 1) * t ** 3 for t in range(1, p["t3_max"] + 1))),
         work_params=("chains", "t2_max", "t3_max")),
+    # all k^t sequences (k = 2 for t <= t2_max, k = 3 for t <= t3_max) through the minimal model at once: the
+    # (k^t, t, t) int64 attention arrays (2 live), the (k^t, t, k) one-hot and cumulative sums, c in {1, 2}
+    "thesis_ch8.eq_E6_constant_init": E(
+        lambda p: _SMALL + F8 * max(2.0 ** p["t2_max"] * p["t2_max"] * (2 * p["t2_max"] + 8),
+                                    3.0 ** p["t3_max"] * p["t3_max"] * (2 * p["t3_max"] + 12)),
+        "(k^t, t, t) int64 minimal-model attention arrays and (k^t, t, k) one-hot sums of all sequences",
+        work=lambda p: (sum(2.0 ** t * t ** 2 for t in range(2, p["t2_max"] + 1))
+                        + sum(3.0 ** t * t ** 2 for t in range(2, p["t3_max"] + 1))),
+        work_params=("t2_max", "t3_max")),
     # exact 2 x 2 Fraction matrix powers up to n_max per point (n-bit entries: ~ n_max^2)
     "thesis_ch8.eq_E15_matrix_powers": E(lambda p: _SMALL, "2 x 2 Fraction matrices", {"points": "lin", "n_max": "quad"}),
     # the direct triple sums: t^3 / 6 Fraction powers of O(t) bits per t, for t <= t_max: ~ t_max^5

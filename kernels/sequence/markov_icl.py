@@ -528,14 +528,15 @@ def minimal_model_forward(x: np.ndarray, W: np.ndarray, v: np.ndarray, k: int) -
     if v.shape[0] < t:
         raise ValueError(f"argument 'v' must have length >= t = {t}, not {v.shape[0]}")
     require_memory("x", x.shape, 8 * n * t * t * 2, what="minimal-model attention matrices")
-    E = np.eye(k, dtype=np.asarray(W).dtype)[x]  # (n, t, k)
+    W = np.asarray(W)
+    E = np.eye(k, dtype=W.dtype)[x]  # (n, t, k)
     idx = np.arange(t)
     D = idx[:, None] - idx[None, :]
     M = np.where(D >= 0, v[np.clip(D, 0, t - 1)], 0)  # M[p, s] = v_{p-s+1}
-    ME = np.einsum("ps,nsk->npk", M, E)
-    A = np.einsum("npk,kl,nql->npq", E, W, ME)
+    ME = np.matmul(M, E)  # (n, t, k)
+    A = np.matmul(W[x], ME.transpose(0, 2, 1))  # (E W)_p = W[x_p] since E is one-hot
     A = np.where(D >= 0, A, 0)
-    return np.einsum("npq,nqk->npk", A, E)
+    return np.matmul(A, E)
 
 
 def minimal_model_forward_ref(x, W, v, k: int) -> list[list]:
