@@ -163,12 +163,20 @@ def _train_ref(mul, U, V, W, etas, lam, record_every):
 
 @numba.njit(cache=True)
 def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
+    """Loss and normalized margin; the gradients go to gU, gV, gW.  Per pair, every loop over the m neurons
+    or the n labels runs over contiguous rows with independent entries innermost (vectorised): the
+    transposes UT, VT, WT (n, m) and the accumulators gUT, gVT (n, m) hold the per-neuron columns, and
+    the backpropagated dot products W[i] . gl run over labels outside, neurons inside.  Each entry sees
+    the same floating-point operations in the same order as the plain per-neuron loops."""
     m, n = U.shape
     N = n * n
+    UT = np.ascontiguousarray(U.T)
+    VT = np.ascontiguousarray(V.T)
+    WT = np.ascontiguousarray(W.T)
+    gUT = np.zeros((n, m))
+    gVT = np.zeros((n, m))
     for i in range(m):
         for j in range(n):
-            gU[i, j] = 0.0
-            gV[i, j] = 0.0
             gW[i, j] = 0.0
     sq = np.empty(m)
     cost = 0.0
@@ -179,6 +187,8 @@ def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
         sq[i] = s
         cost += s ** 1.5
     h = np.empty(m)
+    hh = np.empty(m)
+    dot = np.empty(m)
     logits = np.empty(n)
     gl = np.empty(n)
     loss = 0.0
@@ -187,13 +197,13 @@ def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
         for b in range(n):
             lab = mul[a, b]
             for i in range(m):
-                h[i] = U[i, a] + V[i, b]
+                h[i] = UT[a, i] + VT[b, i]
+                hh[i] = h[i] * h[i]
             for c in range(n):
                 logits[c] = 0.0
             for i in range(m):
-                hh = h[i] * h[i]
                 for c in range(n):
-                    logits[c] += hh * W[i, c]
+                    logits[c] += hh[i] * W[i, c]
             mx = -np.inf
             wrong = -np.inf
             for c in range(n):
@@ -210,19 +220,22 @@ def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
                 gl[c] = gl[c] / Z / N
             gl[lab] -= 1.0 / N
             for i in range(m):
-                hh = h[i] * h[i]
-                dot = 0.0
                 for c in range(n):
-                    gW[i, c] += hh * gl[c]
-                    dot += W[i, c] * gl[c]
-                d = 2.0 * h[i] * dot
-                gU[i, a] += d
-                gV[i, b] += d
+                    gW[i, c] += hh[i] * gl[c]
+            for i in range(m):
+                dot[i] = 0.0
+            for c in range(n):
+                for i in range(m):
+                    dot[i] += WT[c, i] * gl[c]
+            for i in range(m):
+                d = 2.0 * h[i] * dot[i]
+                gUT[a, i] += d
+                gVT[b, i] += d
     for i in range(m):
         r = 3.0 * lam * np.sqrt(sq[i])
         for j in range(n):
-            gU[i, j] += r * U[i, j]
-            gV[i, j] += r * V[i, j]
+            gU[i, j] = gUT[j, i] + r * U[i, j]
+            gV[i, j] = gVT[j, i] + r * V[i, j]
             gW[i, j] += r * W[i, j]
     margin = hmin / cost if cost > 0 else 0.0
     return loss / N + lam * cost, margin

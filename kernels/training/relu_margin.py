@@ -92,18 +92,27 @@ def _train_ref(mul, U, V, W, etas, lam, record_every):
 
 @numba.njit(cache=True)
 def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
+    """Loss and normalized margin; the gradients go to gU, gV, gW.  Loops arranged as in
+    kernels.training.quadratic_margin._objective_nb (transposes UT, VT, WT and accumulators gUT, gVT of
+    shape (n, m); the dot products W[i] . gl with neurons innermost, computed for every neuron and used for
+    the active ones): each entry sees the same floating-point operations in the same order as the plain
+    per-neuron loops."""
     m, n = U.shape
     N = n * n
+    UT = np.ascontiguousarray(U.T)
+    VT = np.ascontiguousarray(V.T)
+    WT = np.ascontiguousarray(W.T)
+    gUT = np.zeros((n, m))
+    gVT = np.zeros((n, m))
     for i in range(m):
         for j in range(n):
-            gU[i, j] = 0.0
-            gV[i, j] = 0.0
             gW[i, j] = 0.0
     cost = 0.0
     for i in range(m):
         for j in range(n):
             cost += U[i, j] * U[i, j] + V[i, j] * V[i, j] + W[i, j] * W[i, j]
     h = np.empty(m)
+    dot = np.empty(m)
     logits = np.empty(n)
     gl = np.empty(n)
     loss = 0.0
@@ -112,7 +121,7 @@ def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
         for b in range(n):
             lab = mul[a, b]
             for i in range(m):
-                h[i] = U[i, a] + V[i, b]
+                h[i] = UT[a, i] + VT[b, i]
             for c in range(n):
                 logits[c] = 0.0
             for i in range(m):
@@ -136,16 +145,21 @@ def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
             gl[lab] -= 1.0 / N
             for i in range(m):
                 if h[i] > 0:
-                    dot = 0.0
                     for c in range(n):
                         gW[i, c] += h[i] * gl[c]
-                        dot += W[i, c] * gl[c]
-                    gU[i, a] += dot
-                    gV[i, b] += dot
+            for i in range(m):
+                dot[i] = 0.0
+            for c in range(n):
+                for i in range(m):
+                    dot[i] += WT[c, i] * gl[c]
+            for i in range(m):
+                if h[i] > 0:
+                    gUT[a, i] += dot[i]
+                    gVT[b, i] += dot[i]
     for i in range(m):
         for j in range(n):
-            gU[i, j] += 2.0 * lam * U[i, j]
-            gV[i, j] += 2.0 * lam * V[i, j]
+            gU[i, j] = gUT[j, i] + 2.0 * lam * U[i, j]
+            gV[i, j] = gVT[j, i] + 2.0 * lam * V[i, j]
             gW[i, j] += 2.0 * lam * W[i, j]
     margin = hmin / cost if cost > 0 else 0.0
     return loss / N + lam * cost, margin
