@@ -121,27 +121,36 @@ def _train_ref(X, y, U, W, k, lr, lam, steps, record_every):
 
 @numba.njit(cache=True)
 def _objective_nb(X, y, U, W, k, lam, gU, gW, z):
+    """Loss and normalized margin; the gradients go to gU, gW (``z``: workspace of length m).  The products
+    u_i . x run over coordinates outside, neurons inside (transpose UT of shape (n, m)), and gU accumulates
+    in its transpose gUT, so that the inner loops run over contiguous independent entries (vectorised);
+    z^k is computed once per (point, neuron); each entry sees the same floating-point operations in the same
+    order as the plain per-neuron loops."""
     m, n = U.shape
     N = X.shape[0]
     nu = k + 1
+    UT = np.ascontiguousarray(U.T)
+    gUT = np.zeros((n, m))
+    zk = np.empty(m)
+    d = np.empty(m)
     for i in range(m):
-        for j in range(n):
-            gU[i, j] = 0.0
         gW[i, 0] = 0.0
         gW[i, 1] = 0.0
     loss = 0.0
     hmin = np.inf
     for s in range(N):
+        for i in range(m):
+            z[i] = 0.0
+        for j in range(n):
+            xj = X[s, j]
+            for i in range(m):
+                z[i] += UT[j, i] * xj
         l0 = 0.0
         l1 = 0.0
         for i in range(m):
-            acc = 0.0
-            for j in range(n):
-                acc += U[i, j] * X[s, j]
-            z[i] = acc
-            a = acc**k
-            l0 += a * W[i, 0]
-            l1 += a * W[i, 1]
+            zk[i] = z[i]**k
+            l0 += zk[i] * W[i, 0]
+            l1 += zk[i] * W[i, 1]
         if y[s] > 0:
             lc, lw, c = l0, l1, 0
         else:
@@ -159,13 +168,13 @@ def _objective_nb(X, y, U, W, k, lam, gU, gW, z):
         else:
             g1 -= 1.0 / N
         for i in range(m):
-            zi = z[i]
-            a = zi**k
-            gW[i, 0] += a * g0
-            gW[i, 1] += a * g1
-            d = k * zi ** (k - 1) * (W[i, 0] * g0 + W[i, 1] * g1)
-            for j in range(n):
-                gU[i, j] += d * X[s, j]
+            gW[i, 0] += zk[i] * g0
+            gW[i, 1] += zk[i] * g1
+            d[i] = k * z[i] ** (k - 1) * (W[i, 0] * g0 + W[i, 1] * g1)
+        for j in range(n):
+            xj = X[s, j]
+            for i in range(m):
+                gUT[j, i] += d[i] * xj
     cost = 0.0
     for i in range(m):
         sq = W[i, 0] * W[i, 0] + W[i, 1] * W[i, 1]
@@ -174,7 +183,7 @@ def _objective_nb(X, y, U, W, k, lam, gU, gW, z):
         cost += sq ** (nu / 2)
         r = nu * lam * sq ** (nu / 2 - 1)
         for j in range(n):
-            gU[i, j] += r * U[i, j]
+            gU[i, j] = gUT[j, i] + r * U[i, j]
         gW[i, 0] += r * W[i, 0]
         gW[i, 1] += r * W[i, 1]
     margin = hmin / cost if cost > 0 else 0.0
