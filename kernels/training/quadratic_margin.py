@@ -162,15 +162,43 @@ def _train_ref(mul, U, V, W, etas, lam, record_every):
 
 
 @numba.njit(cache=True)
+def _softmax_row(labels, L, GL, loss, hmin):
+    """The pairs (a, b) of one row a, in order of b: logits L[b] (n x n) with labels[b] = mul[a, b].  Adds
+    each pair's cross-entropy to ``loss`` and takes its margin (correct minus largest wrong logit) into
+    ``hmin``; GL[b] = dLoss/dlogits of the pair (the mean over the n^2 pairs).  Returns (loss, hmin)."""
+    n = L.shape[0]
+    N = n * n
+    for b in range(n):
+        lab = labels[b]
+        mx = -np.inf
+        wrong = -np.inf
+        for c in range(n):
+            mx = max(mx, L[b, c])
+            if c != lab and L[b, c] > wrong:
+                wrong = L[b, c]
+        hmin = min(hmin, L[b, lab] - wrong)
+        Z = 0.0
+        for c in range(n):
+            GL[b, c] = np.exp(L[b, c] - mx)
+            Z += GL[b, c]
+        loss += np.log(Z) + mx - L[b, lab]
+        for c in range(n):
+            GL[b, c] = GL[b, c] / Z / N
+        GL[b, lab] -= 1.0 / N
+    return loss, hmin
+
+
+@numba.njit(cache=True)
 def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
-    """Loss and normalized margin; the gradients go to gU, gV, gW.  Per pair, every loop over the m neurons
-    or the n labels runs over contiguous rows with independent entries innermost (vectorised): the
-    transposes UT, VT, WT (n, m) and the accumulators gUT, gVT (n, m) hold the per-neuron columns, and
-    the backpropagated dot products W[i] . gl run over labels outside, neurons inside.  Each entry sees
-    the same floating-point operations in the same order as the plain per-neuron loops."""
+    """Loss and normalized margin; the gradients go to gU, gV, gW.  The pairs (a, b) are taken a row a at a
+    time (its n pairs in order of b), so that W, its transpose WT and gW are read once per row: logits
+    L[b] = sum_i H2[b, i] W[i], the softmax gradients GL[b], gW[i] += H2[b, i] GL[b] and the
+    backpropagated dot products DOT[b, i] = W[i] . GL[b] (labels outside, neurons inside), with the
+    independent entries innermost on contiguous rows (vectorised); gU and gV accumulate in their
+    transposes.  Each entry sees the same floating-point operations in the same order as a loop over
+    the pairs with plain per-neuron loops."""
     m, n = U.shape
     N = n * n
-    UT = np.ascontiguousarray(U.T)
     VT = np.ascontiguousarray(V.T)
     WT = np.ascontiguousarray(W.T)
     gUT = np.zeros((n, m))
@@ -186,49 +214,39 @@ def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
             s += U[i, j] * U[i, j] + V[i, j] * V[i, j] + W[i, j] * W[i, j]
         sq[i] = s
         cost += s ** 1.5
-    h = np.empty(m)
-    hh = np.empty(m)
-    dot = np.empty(m)
-    logits = np.empty(n)
-    gl = np.empty(n)
+    H = np.empty((n, m))  # row a: H[b, i] = U[i, a] + V[i, b]
+    H2 = np.empty((n, m))
+    L = np.empty((n, n))
+    GL = np.empty((n, n))
+    DOT = np.empty((n, m))
     loss = 0.0
     hmin = np.inf
     for a in range(n):
         for b in range(n):
-            lab = mul[a, b]
             for i in range(m):
-                h[i] = UT[a, i] + VT[b, i]
-                hh[i] = h[i] * h[i]
+                H[b, i] = U[i, a] + VT[b, i]
+                H2[b, i] = H[b, i] * H[b, i]
+                DOT[b, i] = 0.0
             for c in range(n):
-                logits[c] = 0.0
-            for i in range(m):
+                L[b, c] = 0.0
+        for i in range(m):
+            for b in range(n):
+                hh = H2[b, i]
                 for c in range(n):
-                    logits[c] += hh[i] * W[i, c]
-            mx = -np.inf
-            wrong = -np.inf
-            for c in range(n):
-                mx = max(mx, logits[c])
-                if c != lab and logits[c] > wrong:
-                    wrong = logits[c]
-            hmin = min(hmin, logits[lab] - wrong)
-            Z = 0.0
-            for c in range(n):
-                gl[c] = np.exp(logits[c] - mx)
-                Z += gl[c]
-            loss += np.log(Z) + mx - logits[lab]
-            for c in range(n):
-                gl[c] = gl[c] / Z / N
-            gl[lab] -= 1.0 / N
-            for i in range(m):
+                    L[b, c] += hh * W[i, c]
+        loss, hmin = _softmax_row(mul[a], L, GL, loss, hmin)
+        for i in range(m):
+            for b in range(n):
+                hh = H2[b, i]
                 for c in range(n):
-                    gW[i, c] += hh[i] * gl[c]
-            for i in range(m):
-                dot[i] = 0.0
+                    gW[i, c] += hh * GL[b, c]
+        for b in range(n):
             for c in range(n):
+                g = GL[b, c]
                 for i in range(m):
-                    dot[i] += WT[c, i] * gl[c]
+                    DOT[b, i] += WT[c, i] * g
             for i in range(m):
-                d = 2.0 * h[i] * dot[i]
+                d = 2.0 * H[b, i] * DOT[b, i]
                 gUT[a, i] += d
                 gVT[b, i] += d
     for i in range(m):

@@ -27,7 +27,7 @@ import numba
 import numpy as np
 
 from .._checks import require_finite, require_int
-from .quadratic_margin import _validate, lr_schedule
+from .quadratic_margin import _softmax_row, _validate, lr_schedule
 
 __all__ = ["ReluMarginResult", "relu_objective_ref", "train_relu_margin"]
 
@@ -93,13 +93,11 @@ def _train_ref(mul, U, V, W, etas, lam, record_every):
 @numba.njit(cache=True)
 def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
     """Loss and normalized margin; the gradients go to gU, gV, gW.  Loops arranged as in
-    kernels.training.quadratic_margin._objective_nb (transposes UT, VT, WT and accumulators gUT, gVT of
-    shape (n, m); the dot products W[i] . gl with neurons innermost, computed for every neuron and used for
-    the active ones): each entry sees the same floating-point operations in the same order as the plain
+    kernels.training.quadratic_margin._objective_nb (a row a of pairs at a time, neurons or labels innermost;
+    the dot products DOT[b, i] = W[i] . GL[b] computed for every neuron and used for the active ones): each
+    entry sees the same floating-point operations in the same order as a loop over the pairs with plain
     per-neuron loops."""
     m, n = U.shape
-    N = n * n
-    UT = np.ascontiguousarray(U.T)
     VT = np.ascontiguousarray(V.T)
     WT = np.ascontiguousarray(W.T)
     gUT = np.zeros((n, m))
@@ -111,58 +109,48 @@ def _objective_nb(mul, U, V, W, lam, gU, gV, gW):
     for i in range(m):
         for j in range(n):
             cost += U[i, j] * U[i, j] + V[i, j] * V[i, j] + W[i, j] * W[i, j]
-    h = np.empty(m)
-    dot = np.empty(m)
-    logits = np.empty(n)
-    gl = np.empty(n)
+    H = np.empty((n, m))  # row a: H[b, i] = U[i, a] + V[i, b]
+    L = np.empty((n, n))
+    GL = np.empty((n, n))
+    DOT = np.empty((n, m))
     loss = 0.0
     hmin = np.inf
     for a in range(n):
         for b in range(n):
-            lab = mul[a, b]
             for i in range(m):
-                h[i] = UT[a, i] + VT[b, i]
+                H[b, i] = U[i, a] + VT[b, i]
+                DOT[b, i] = 0.0
             for c in range(n):
-                logits[c] = 0.0
-            for i in range(m):
-                if h[i] > 0:
+                L[b, c] = 0.0
+        for i in range(m):
+            for b in range(n):
+                if H[b, i] > 0:
+                    hb = H[b, i]
                     for c in range(n):
-                        logits[c] += h[i] * W[i, c]
-            mx = -np.inf
-            wrong = -np.inf
-            for c in range(n):
-                mx = max(mx, logits[c])
-                if c != lab and logits[c] > wrong:
-                    wrong = logits[c]
-            hmin = min(hmin, logits[lab] - wrong)
-            Z = 0.0
-            for c in range(n):
-                gl[c] = np.exp(logits[c] - mx)
-                Z += gl[c]
-            loss += np.log(Z) + mx - logits[lab]
-            for c in range(n):
-                gl[c] = gl[c] / Z / N
-            gl[lab] -= 1.0 / N
-            for i in range(m):
-                if h[i] > 0:
+                        L[b, c] += hb * W[i, c]
+        loss, hmin = _softmax_row(mul[a], L, GL, loss, hmin)
+        for i in range(m):
+            for b in range(n):
+                if H[b, i] > 0:
+                    hb = H[b, i]
                     for c in range(n):
-                        gW[i, c] += h[i] * gl[c]
-            for i in range(m):
-                dot[i] = 0.0
+                        gW[i, c] += hb * GL[b, c]
+        for b in range(n):
             for c in range(n):
+                g = GL[b, c]
                 for i in range(m):
-                    dot[i] += WT[c, i] * gl[c]
+                    DOT[b, i] += WT[c, i] * g
             for i in range(m):
-                if h[i] > 0:
-                    gUT[a, i] += dot[i]
-                    gVT[b, i] += dot[i]
+                if H[b, i] > 0:
+                    gUT[a, i] += DOT[b, i]
+                    gVT[b, i] += DOT[b, i]
     for i in range(m):
         for j in range(n):
             gU[i, j] = gUT[j, i] + 2.0 * lam * U[i, j]
             gV[i, j] = gVT[j, i] + 2.0 * lam * V[i, j]
             gW[i, j] += 2.0 * lam * W[i, j]
     margin = hmin / cost if cost > 0 else 0.0
-    return loss / N + lam * cost, margin
+    return loss / (n * n) + lam * cost, margin
 
 
 @numba.njit(cache=True)
