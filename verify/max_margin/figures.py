@@ -10,10 +10,10 @@ are cached by ``group_run`` (a module-level function of hashable arguments, seed
 that the printed statement and its mutants read the same training.
 
 Sizes (App. D.2, lines 4795-4810): S3 m = 30, 50k steps, lam = 1e-7 -- the paper's, at the full tier (~1 s);
-S4 m = 200, 50k steps, lam = 1e-7 -- the paper's width with 30k steps at the full tier (~2.5 min CPU; all lr
+S4 m = 200, 50k steps, lam = 1e-7 -- the paper's width with 30k steps at the full tier (~75 s CPU; all lr
 doublings happen by step 10k), 50k at the gpu tier (on the CPU: this trainer's CUDA twin is not worth it
 at |G| = 24); S5 m = 2000, SGD batch 1000, 75k steps, lam = 1e-5: one full-batch step costs |G|^3 m ~ 3.5e9
-multiply-adds (~3 s here), so S5 is trained only at the gpu tier (full-batch GD on the CUDA twin instead of
+multiply-adds (~2 s here), so S5 is trained only at the gpu tier (full-batch GD on the CUDA twin instead of
 the paper's SGD); the quick and full tiers of Figure 7.6 check the theory the figure is drawn against.
 """
 
@@ -334,9 +334,9 @@ def check_figure_D3(st, p, ctx) -> Verdict:
     Notes
     -----
     The quick tier is the S3 smoke test of Figure D.2 (same code path, ~1 s): S4 at m = 200 costs
-    4.8 ms per step here, so no S4 run fits the quick budget.
+    ~2 ms per step here, so no S4 run fits the quick budget.
 
-    Measured (full tier, ~120 s CPU; 500-1250 s wall on the loaded 2-core machine): gamma_T/gamma* = 0.9217
+    Measured (full tier, ~75 s CPU): gamma_T/gamma* = 0.9217
     (0.8929 at 15k, still rising: 30k steps do not show how close 50k get); 191 live neurons, counts
     85, 79 (3-dim irreps), 24 (2-dim), 3 (sign) -- the construction's 2 d^3 scaled to m = 200 gives
     85.7, 85.7, 25.4, 3.2; at init no neuron has max power >= 0.99 (median of u 0.46); at the end 195 of

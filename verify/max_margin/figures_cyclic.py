@@ -9,10 +9,10 @@ regularization 1e-4 for the quadratic network, penalty lam sum_i ||omega_i||^3),
 the same seed for both networks.  ``cyclic_pair`` caches the two runs (module-level, hashable arguments,
 seed from ``ctx.seed``) so that the printed statements and the mutants of a claim read the same trainings.
 
-Sizes: the paper's p = 71, m = 500, 40k steps cost ~0.25 s per step per network here (p^3 m ~ 1.8e8
+Sizes: the paper's p = 71, m = 500, 40k steps cost ~0.15 s per step per network here (p^3 m ~ 1.8e8
 multiply-adds), hours; the full tier runs p = 23, m = 100 (9 neurons per frequency; the paper has 7), 20k
-steps (every lr doubling is done by step 10k), ~35 s CPU per network; the gpu tier runs the paper's p = 71,
-m = 500, 40k steps (same schedule and regularization; the numba CPU trainers, ~3 h per network here: the ReLU
+steps (every lr doubling is done by step 10k), ~25 s CPU per network; the gpu tier runs the paper's p = 71,
+m = 500, 40k steps (same schedule and regularization; the numba CPU trainers, ~2 h per network here: the ReLU
 trainer has no CUDA twin; not run here).  Quick: p = 7, m = 30, 20k steps (~1 s).
 """
 
@@ -172,7 +172,7 @@ def check_figure_7_4(st: PowerFigure, p, ctx) -> Verdict:
 
     Notes
     -----
-    Measured (full tier, ~75 s CPU for both trainings, shared with Figures 7.1 and D.1 within a process):
+    Measured (full tier, ~55 s CPU for both trainings, shared with Figures 7.1 and D.1 within a process):
     (a) no initial neuron >= 0.9 (median 0.243); (b) ReLU: all 100 neurons live, median 0.9388, quartiles
     0.929 / 0.946, none >= 0.99 -- the paper's "around 0.9 ... not quite" at p = 23; (c) quadratic: 95
     live neurons, min max power 1 - 6e-9.  Quick tier (p = 7): ReLU median 0.954.

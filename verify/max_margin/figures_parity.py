@@ -4,7 +4,7 @@ structure, (b) the normalized L_{2,5} margin approaches gamma* = k! sqrt(2 (k+1)
 
 Training: kernels.training.parity_margin (numba CPU, float64; numpy reference twin), the paper's size at the
 full tier: n = 10, k = 4, m = 40, 30k GD steps, lr 0.1, lam = 1e-3 with the penalty lam sum_i ||omega_i||^5
-(~35 s CPU).  Runs are cached by ``parity_run`` (module-level, hashable arguments, seeds from ``ctx.seed``).
+(~25 s CPU).  Runs are cached by ``parity_run`` (module-level, hashable arguments, seeds from ``ctx.seed``).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def check_figure_7_5(st: ParityFigure, p, ctx) -> Verdict:
     step 8 (x^4 with lr 0.1); before any full-tier run the init was replaced by torch's default (above),
     the criteria were not changed.
 
-    Measured (full tier, ~60 s CPU with the x^2 mutant's run, 240 s wall on the loaded machine): gamma_T/gamma*
+    Measured (full tier, ~40 s CPU with the x^2 mutant's run): gamma_T/gamma*
     = 0.99283 (0.98040 at 15k, still rising; the catalog's run, another seed and init: 0.993); the 8
     heaviest neurons carry 99.27 % of sum ||omega||^5, on-support fraction >= 0.999997, w in span(b) to
     1e-15, |u_j| = ||w|| to 6e-6, sign condition met.  The x^2 net ("quadratic network", App. D.2.2) ends
