@@ -408,6 +408,25 @@ def init_poly_mlp(widths: Sequence[int], rng: np.random.Generator, *, scheme: st
 
 
 @nb.njit(cache=True)
+def _forward_point(theta, widths, offs, power, A, Z):  # pragma: no cover - compiled
+    """The hidden layers at one point (Z[0] = x, set by the caller): A[ell, j] = b_{ell+1}[j] + the products
+    W_{ell+1}[j, i] Z[ell, i] added in order of i, Z[ell + 1, j] = A[ell, j]^power.  The weight rows are read
+    through views (theta[o + j q : o + j q + q]), so the inner loop indexes without negative-index wraparound."""
+    for ell in range(widths.shape[0] - 1):
+        r = widths[ell + 1]
+        q = widths[ell]
+        o = offs[ell]
+        z = Z[ell]
+        for j in range(r):
+            w = theta[o + j * q:o + j * q + q]
+            acc = theta[o + r * q + j]
+            for i in range(q):
+                acc += w[i] * z[i]
+            A[ell, j] = acc
+            Z[ell + 1, j] = acc**power
+
+
+@nb.njit(cache=True)
 def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - compiled
     """Steps of mini-batch SGD on the hinge loss; Xb: (T, B, n) int8, yb: (T, B) int8.  Returns False
     on a non-finite parameter."""
@@ -433,16 +452,7 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
         for s in range(B):
             for i in range(n):
                 Z[0, i] = Xb[t, s, i]
-            for ell in range(L1):
-                r = widths[ell + 1]
-                q = widths[ell]
-                o = offs[ell]
-                for j in range(r):
-                    acc = theta[o + r * q + j]
-                    for i in range(q):
-                        acc += theta[o + j * q + i] * Z[ell, i]
-                    A[ell, j] = acc
-                    Z[ell + 1, j] = acc**power
+            _forward_point(theta, widths, offs, power, A, Z)
             f = theta[c_off] if use_c else 0.0
             rL = widths[L1]
             for j in range(rL):
@@ -461,18 +471,21 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
                 r = widths[ell + 1]
                 q = widths[ell]
                 o = offs[ell]
+                z = Z[ell]
                 for j in range(r):
                     G[o + r * q + j] += delta[j]
+                    g = G[o + j * q:o + j * q + q]
                     for i in range(q):
-                        G[o + j * q + i] += delta[j] * Z[ell, i]
+                        g[i] += delta[j] * z[i]
                 if ell > 0:
                     for i in range(q):
-                        acc = 0.0
-                        for j in range(r):
-                            acc += theta[o + j * q + i] * delta[j]
-                        nxt[i] = acc * power * A[ell - 1, i] ** (power - 1)
+                        nxt[i] = 0.0
+                    for j in range(r):  # nxt = W_{ell+1}^T delta: each sum over j in order, the q sums interleaved
+                        w = theta[o + j * q:o + j * q + q]
+                        for i in range(q):
+                            nxt[i] += w[i] * delta[j]
                     for i in range(q):
-                        delta[i] = nxt[i]
+                        delta[i] = nxt[i] * power * A[ell - 1, i] ** (power - 1)
         for i in range(theta.shape[0]):
             theta[i] -= lr * G[i] / B
             if not np.isfinite(theta[i]):
@@ -494,20 +507,13 @@ def _accuracy(theta, widths, power, X, y, use_c):  # pragma: no cover - compiled
         off += widths[ell + 1] * widths[ell] + widths[ell + 1]
     u_off = off
     c_off = off + widths[L1]
+    A = np.zeros((L1, maxw))
     Z = np.zeros((L1 + 1, maxw))
     good = 0
     for s in range(X.shape[0]):
         for i in range(X.shape[1]):
             Z[0, i] = X[s, i]
-        for ell in range(L1):
-            r = widths[ell + 1]
-            q = widths[ell]
-            o = offs[ell]
-            for j in range(r):
-                acc = theta[o + r * q + j]
-                for i in range(q):
-                    acc += theta[o + j * q + i] * Z[ell, i]
-                Z[ell + 1, j] = acc**power
+        _forward_point(theta, widths, offs, power, A, Z)
         f = theta[c_off] if use_c else 0.0
         for j in range(widths[L1]):
             f += theta[u_off + j] * Z[L1, j]
