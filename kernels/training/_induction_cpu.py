@@ -318,13 +318,15 @@ def readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs):  # pragma: 
                 acc += Z[L, s, e] * theta[ro + e * k + c]
             probs[c] = acc
             mx = max(mx, acc)
+        y = xs[s + 1]
+        lp = probs[y] - mx
         tot = 0.0
         for c in range(k):
-            tot += math.exp(probs[c] - mx)
-        y = xs[s + 1]
-        loss -= (probs[y] - mx) - math.log(tot)
+            probs[c] = math.exp(probs[c] - mx)
+            tot += probs[c]
+        loss -= lp - math.log(tot)
         for c in range(k):
-            probs[c] = (math.exp(probs[c] - mx) / tot - (1.0 if c == y else 0.0)) * norm
+            probs[c] = (probs[c] / tot - (1.0 if c == y else 0.0)) * norm
         for e in range(d):
             acc = 0.0
             for c in range(k):
@@ -463,15 +465,12 @@ def _head_backward(Zin, dz, dzn, W, P, gW, gP, Qh, Kh, Vh, Ah, B3, T3, WT, dS, r
             dqi[e] = 0.0
         for j in range(i + 1):
             sj = dS[j]
-            kj, pm = Kh[j], P[i - j]
+            kj, pm, dk, gp = Kh[j], P[i - j], dkk[j], gP[i - j]
             for e in range(d):
                 dqi[e] += sj * (kj[e] + pm[e])
-            dk = dkk[j]
-            for e in range(d):
-                dk[e] += sj * q[e]
-            gp = gP[i - j]
-            for e in range(d):
-                gp[e] += sj * q[e]
+                x = sj * q[e]
+                dk[e] += x
+                gp[e] += x
     # gW[m, c, e] += sum over s of Zin[s, c] (dq, dkk, dzv)[s, e]
     aq, ak, av = rows[0], rows[1], rows[2]
     for c in range(d):

@@ -33,6 +33,7 @@ the gradient against central finite differences.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numba as nb
@@ -119,20 +120,27 @@ def layout(d: int, D: int, L: int, T_max: int) -> list[tuple[str, tuple[int, ...
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _slots(d: int, D: int, L: int, T_max: int) -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
+    """(name, start, stop, shape) of each parameter in the flat vector: ``layout`` with offsets (cached, since
+    ``unpack`` runs twice per training step)."""
+    out, o = [], 0
+    for name, shape in layout(d, D, L, T_max):
+        out.append((name, o, o + math.prod(shape), shape))
+        o += math.prod(shape)
+    return tuple(out)
+
+
 def unpack(theta: np.ndarray, d: int, D: int, L: int, T_max: int) -> dict[str, np.ndarray]:
     """Views of the flat vector ``theta`` by name (writing to a view writes ``theta``)."""
-    out, o = {}, 0
-    for name, shape in layout(d, D, L, T_max):
-        n = int(np.prod(shape))
-        out[name] = theta[o:o + n].reshape(shape)
-        o += n
-    if o != theta.shape[0]:
-        raise ValueError(f"argument 'theta' must have {o} entries for d={d}, D={D}, L={L}, T_max={T_max}, not {theta.shape[0]}")
-    return out
+    n = n_params(d, D, L, T_max)
+    if n != theta.shape[0]:
+        raise ValueError(f"argument 'theta' must have {n} entries for d={d}, D={D}, L={L}, T_max={T_max}, not {theta.shape[0]}")
+    return {name: theta[a:b].reshape(shape) for name, a, b, shape in _slots(d, D, L, T_max)}
 
 
 def n_params(d: int, D: int, L: int, T_max: int) -> int:
-    return sum(int(np.prod(s)) for _, s in layout(d, D, L, T_max))
+    return _slots(d, D, L, T_max)[-1][2]
 
 
 def init_params(rng: np.random.Generator, d: int, D: int, L: int, T_max: int) -> np.ndarray:

@@ -21,7 +21,8 @@ sum (a sparse parity).
 
 Two implementations with one signature: ``backend="reference"`` (numpy, batched einsums, with the loss and gradient
 ``loss_and_grad_reference`` checked against central finite differences in tests/kernels/test_parity_transformer.py
-and the batches from ``parity_batch_reference``) and ``backend="cpu"`` (numba, ``prange`` over runs, loops only);
+and the batches from ``parity_batch_reference``) and ``backend="cpu"`` (numba, ``prange`` over runs, loops only, the
+independent outputs innermost over contiguous rows: 13-16 us per sample at d = 16, 4 heads, f = 64, T = 10-15);
 they agree to rounding.
 """
 
@@ -221,35 +222,78 @@ def _offsets(T, d, H, k, f):  # pragma: no cover - compiled
     return o
 
 
+# The kernel computes every output entry with the same floating-point operations in the same order as plain loops over
+# the parameter layout would (each sum from 0.0 over its index in increasing order, the per-sample terms of a gradient
+# entry added in sample order); the loops are nested so that the independent outputs run innermost over contiguous
+# rows (vectorised), reading per-step transposed copies of the weights (``_step_layouts``) and accumulating the WQ, WK,
+# WV gradients in transposed buffers that ``_scatter_qkv_grads`` writes into g once per step.
+
+
 @nb.njit(cache=True, error_model="numpy")
-def _grad_one(th, g, bits, y, T, d, H, k, f, o, X, Q, Kh, Vh, A, O, r, pre, gg, r2, dX, dr, dpre, dO, dS):  # pragma: no cover
-    """Loss of one sample (bits (T,), label y) and its gradient ADDED to g (unscaled); workspace as named."""
-    oE, oP, oQ, oK, oV, oO, oW1, ob1, oW2, ob2, ou, oc = o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9], o[10], o[11]
+def _step_layouts(th, o, H, d, k, f, WJ, WT, W1T, W2T):  # pragma: no cover - compiled
+    """Per-step copies of the weights: WJ[m, j, h k + c] and WT[m, h, c, j] = W_m[h, j, c] for m = Q, K, V (the
+    forward's rows over all heads, the backward's rows over j); W1T[i, j] = W1[j, i]; W2T[j, i] = W2[i, j]."""
+    for m in range(3):
+        om = o[2 + m]
+        for h in range(H):
+            for j in range(d):
+                for c in range(k):
+                    w = th[om + (h * d + j) * k + c]
+                    WJ[m, j, h * k + c] = w
+                    WT[m, h, c, j] = w
+    f0, f2 = o[6], o[8]
+    for j in range(d):
+        for i in range(f):
+            W1T[i, j] = th[f0 + j * f + i]
+            W2T[j, i] = th[f2 + i * d + j]
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _scatter_qkv_grads(g, o, H, d, k, GT):  # pragma: no cover - compiled
+    """g[WQ, WK, WV entries] = GT[m, h, c, j] (g is 0 there and GT summed from 0.0 in the same order); GT reset to 0."""
+    for m in range(3):
+        om = o[2 + m]
+        for h in range(H):
+            for j in range(d):
+                for c in range(k):
+                    g[om + (h * d + j) * k + c] = GT[m, h, c, j]
+    GT.fill(0.0)
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _grad_one(th, g, bits, y, T, d, H, k, f, o, X, Q, KV, A, O, r, pre, erf, gg, r2, dX, dr, dpre, dO, dS, acc, WJ, WT, W1T, W2T,
+              GT):  # pragma: no cover - compiled
+    """Loss of one sample (bits (T,), label y) and its gradient ADDED to g (unscaled; the WQ, WK, WV parts to GT
+    (3, H, k, d)); WJ, WT, W1T, W2T from ``_step_layouts``; KV (2, T + 1, H k) holds the keys and values of all heads,
+    erf (f) the erf of the MLP's pre-activations / sqrt(2) (shared by the GeLU and its derivative); the other arrays are
+    workspace as named, acc (max(d, f))."""
+    oE, oP, oO, oW1, ob1, oW2, ob2, ou, oc = o[0], o[1], o[5], o[6], o[7], o[8], o[9], o[10], o[11]
     sq = math.sqrt(k)
+    Hk = H * k
     for t in range(T + 1):
         tok = bits[t] if t < T else 2
         for j in range(d):
             X[t, j] = th[oE + tok * d + j] + th[oP + t * d + j]
     for j in range(d):
         r[j] = X[T, j]
-    for h in range(H):
-        for c in range(k):
-            acc = 0.0
+    # queries of the [CLS] row, keys and values of every row, all heads at once: row[h k + c] = sum_j X[t, j] W[h, j, c]
+    for m in range(3):
+        for t in range(0 if m else T, T + 1):
+            row = Q if m == 0 else KV[m - 1, t]
+            for hc in range(Hk):
+                row[hc] = 0.0
             for j in range(d):
-                acc += X[T, j] * th[oQ + (h * d + j) * k + c]
-            Q[h, c] = acc
+                x, w = X[t, j], WJ[m, j]
+                for hc in range(Hk):
+                    row[hc] += x * w[hc]
+    for h in range(H):
+        hk = h * k
         mx = -np.inf
         for t in range(T + 1):
+            kr = KV[0, t]
             sc = 0.0
             for c in range(k):
-                ak = 0.0
-                av = 0.0
-                for j in range(d):
-                    ak += X[t, j] * th[oK + (h * d + j) * k + c]
-                    av += X[t, j] * th[oV + (h * d + j) * k + c]
-                Kh[h, t, c] = ak
-                Vh[h, t, c] = av
-                sc += ak * Q[h, c]
+                sc += kr[hk + c] * Q[hk + c]
             sc /= sq
             A[h, t] = sc
             mx = max(mx, sc)
@@ -260,28 +304,36 @@ def _grad_one(th, g, bits, y, T, d, H, k, f, o, X, Q, Kh, Vh, A, O, r, pre, gg, 
         for t in range(T + 1):
             A[h, t] /= tot
         for c in range(k):
-            acc = 0.0
+            a = 0.0
             for t in range(T + 1):
-                acc += A[h, t] * Vh[h, t, c]
-            O[h, c] = acc
+                a += A[h, t] * KV[1, t, hk + c]
+            O[h, c] = a
         for j in range(d):
-            acc = 0.0
-            for c in range(k):
-                acc += O[h, c] * th[oO + (h * k + c) * d + j]
-            r[j] += acc
+            acc[j] = 0.0
+        for c in range(k):
+            ohc, wo = O[h, c], th[oO + (hk + c) * d:oO + (hk + c + 1) * d]
+            for j in range(d):
+                acc[j] += ohc * wo[j]
+        for j in range(d):
+            r[j] += acc[j]
     for i in range(f):
-        acc = th[ob1 + i]
+        pre[i] = th[ob1 + i]
+    for j in range(d):
+        rj, w1 = r[j], th[oW1 + j * f:oW1 + (j + 1) * f]
+        for i in range(f):
+            pre[i] += rj * w1[i]
+    for i in range(f):
+        erf[i] = math.erf(pre[i] / math.sqrt(2.0))
+        gg[i] = 0.5 * pre[i] * (1.0 + erf[i])
+    for j in range(d):
+        r2[j] = r[j] + th[ob2 + j]
+    for i in range(f):
+        gi, w2 = gg[i], th[oW2 + i * d:oW2 + (i + 1) * d]
         for j in range(d):
-            acc += r[j] * th[oW1 + j * f + i]
-        pre[i] = acc
-        gg[i] = 0.5 * acc * (1.0 + math.erf(acc / math.sqrt(2.0)))
+            r2[j] += gi * w2[j]
     z = th[oc]
     for j in range(d):
-        acc = r[j] + th[ob2 + j]
-        for i in range(f):
-            acc += gg[i] * th[oW2 + i * d + j]
-        r2[j] = acc
-        z += acc * th[ou + j]
+        z += r2[j] * th[ou + j]
     m = -y * z
     loss = max(m, 0.0) + math.log1p(math.exp(-abs(m)))
     dz = -y / (1.0 + math.exp(-m))
@@ -291,59 +343,83 @@ def _grad_one(th, g, bits, y, T, d, H, k, f, o, X, Q, Kh, Vh, A, O, r, pre, gg, 
         dr[j] = dz * th[ou + j]
         g[ob2 + j] += dr[j]
     for i in range(f):
-        acc = 0.0
+        gi, gw2 = gg[i], g[oW2 + i * d:oW2 + (i + 1) * d]
         for j in range(d):
-            g[oW2 + i * d + j] += gg[i] * dr[j]
-            acc += dr[j] * th[oW2 + i * d + j]
+            gw2[j] += gi * dr[j]
+    for i in range(f):
+        acc[i] = 0.0
+    for j in range(d):
+        drj, w2t = dr[j], W2T[j]
+        for i in range(f):
+            acc[i] += drj * w2t[i]
+    for i in range(f):
         x = pre[i]
-        dpre[i] = acc * (0.5 * (1.0 + math.erf(x / math.sqrt(2.0))) + x * math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi))
+        dpre[i] = acc[i] * (0.5 * (1.0 + erf[i]) + x * math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi))
         g[ob1 + i] += dpre[i]
     for j in range(d):
-        acc = 0.0
+        rj, gw1 = r[j], g[oW1 + j * f:oW1 + (j + 1) * f]
         for i in range(f):
-            g[oW1 + j * f + i] += r[j] * dpre[i]
-            acc += dpre[i] * th[oW1 + j * f + i]
-        dr[j] += acc
+            gw1[i] += rj * dpre[i]
+    for j in range(d):
+        acc[j] = 0.0
+    for i in range(f):
+        di, w1t = dpre[i], W1T[i]
+        for j in range(d):
+            acc[j] += di * w1t[j]
+    for j in range(d):
+        dr[j] += acc[j]
     for t in range(T + 1):
         for j in range(d):
             dX[t, j] = 0.0
     for j in range(d):
         dX[T, j] += dr[j]
+    GQ, GK, GV = GT[0], GT[1], GT[2]
+    WQT, WKT, WVT = WT[0], WT[1], WT[2]
+    xT, dxT = X[T], dX[T]
     for h in range(H):
+        hk = h * k
         for c in range(k):
-            acc = 0.0
+            ohc, gwo = O[h, c], g[oO + (hk + c) * d:oO + (hk + c + 1) * d]
             for j in range(d):
-                g[oO + (h * k + c) * d + j] += O[h, c] * dr[j]
-                acc += dr[j] * th[oO + (h * k + c) * d + j]
-            dO[c] = acc
+                gwo[j] += ohc * dr[j]
+        for c in range(k):
+            wo = th[oO + (hk + c) * d:oO + (hk + c + 1) * d]
+            a = 0.0
+            for j in range(d):
+                a += dr[j] * wo[j]
+            dO[c] = a
         dot = 0.0
         for t in range(T + 1):
-            acc = 0.0
+            a = 0.0
             for c in range(k):
-                acc += Vh[h, t, c] * dO[c]
-            dS[t] = acc
-            dot += A[h, t] * acc
+                a += KV[1, t, hk + c] * dO[c]
+            dS[t] = a
+            dot += A[h, t] * a
         for t in range(T + 1):
             dS[t] = A[h, t] * (dS[t] - dot) / sq
         for c in range(k):
             dq = 0.0
             for t in range(T + 1):
-                dq += dS[t] * Kh[h, t, c]
+                dq += dS[t] * KV[0, t, hk + c]
+            gq, wq = GQ[h, c], WQT[h, c]
             for j in range(d):
-                g[oQ + (h * d + j) * k + c] += X[T, j] * dq
-                dX[T, j] += dq * th[oQ + (h * d + j) * k + c]
+                gq[j] += xT[j] * dq
+                dxT[j] += dq * wq[j]
+            gk, gv, wk, wv = GK[h, c], GV[h, c], WKT[h, c], WVT[h, c]
             for t in range(T + 1):
-                dk = dS[t] * Q[h, c]
+                dk = dS[t] * Q[hk + c]
                 dv = A[h, t] * dO[c]
+                xt, dxt = X[t], dX[t]
                 for j in range(d):
-                    g[oK + (h * d + j) * k + c] += X[t, j] * dk
-                    g[oV + (h * d + j) * k + c] += X[t, j] * dv
-                    dX[t, j] += dk * th[oK + (h * d + j) * k + c] + dv * th[oV + (h * d + j) * k + c]
+                    gk[j] += xt[j] * dk
+                    gv[j] += xt[j] * dv
+                    dxt[j] += dk * wk[j] + dv * wv[j]
     for t in range(T + 1):
         tok = bits[t] if t < T else 2
+        ge, gp, dxt = g[oE + tok * d:oE + (tok + 1) * d], g[oP + t * d:oP + (t + 1) * d], dX[t]
         for j in range(d):
-            g[oE + tok * d + j] += dX[t, j]
-            g[oP + t * d + j] += dX[t, j]
+            ge[j] += dxt[j]
+            gp[j] += dxt[j]
     return loss
 
 
@@ -356,9 +432,11 @@ def _train_runs(seeds, theta, T, d, H, k, f, support, batch, steps, lrs, wd, che
         g, m1, m2 = np.zeros(n), np.zeros(n), np.zeros(n)
         bits, y = np.empty((batch, T), dtype=np.int64), np.empty(batch)
         row = np.empty(T + 1, dtype=np.int64)
-        X, Q, Kh, Vh = np.empty((T + 1, d)), np.empty((H, k)), np.empty((H, T + 1, k)), np.empty((H, T + 1, k))
-        A, O, rr, pre, gg, r2 = np.empty((H, T + 1)), np.empty((H, k)), np.empty(d), np.empty(f), np.empty(f), np.empty(d)
-        dX, dr, dpre, dO, dS = np.empty((T + 1, d)), np.empty(d), np.empty(f), np.empty(k), np.empty(T + 1)
+        X, Q, KV = np.empty((T + 1, d)), np.empty(H * k), np.empty((2, T + 1, H * k))
+        A, O, rr, pre, erf, gg, r2 = np.empty((H, T + 1)), np.empty((H, k)), np.empty(d), np.empty(f), np.empty(f), np.empty(f), np.empty(d)
+        dX, dr, dpre, dO, dS, acc = np.empty((T + 1, d)), np.empty(d), np.empty(f), np.empty(k), np.empty(T + 1), np.empty(max(d, f))
+        WJ, WT, W1T, W2T = np.empty((3, d, H * k)), np.empty((3, H, k, d)), np.empty((f, d)), np.empty((d, f))
+        GT = np.zeros((3, H, k, d))
         ci = 0
         for step in range(steps + 1):
             if ci < checkpoints.shape[0] and checkpoints[ci] == step:
@@ -368,12 +446,15 @@ def _train_runs(seeds, theta, T, d, H, k, f, support, batch, steps, lrs, wd, che
             if step == steps:
                 break
             _bits_into(seeds[r], step, T, support, bits, y)
+            _step_layouts(th, o, H, d, k, f, WJ, WT, W1T, W2T)
             g.fill(0.0)
             loss = 0.0
             for b in range(batch):
                 for t in range(T):
                     row[t] = bits[b, t]
-                loss += _grad_one(th, g, row, y[b], T, d, H, k, f, o, X, Q, Kh, Vh, A, O, rr, pre, gg, r2, dX, dr, dpre, dO, dS)
+                loss += _grad_one(th, g, row, y[b], T, d, H, k, f, o, X, Q, KV, A, O, rr, pre, erf, gg, r2, dX, dr, dpre, dO, dS, acc,
+                                  WJ, WT, W1T, W2T, GT)
+            _scatter_qkv_grads(g, o, H, d, k, GT)
             losses[r, step] = loss / batch
             c1 = 1.0 - 0.9 ** (step + 1)
             c2 = 1.0 - 0.999 ** (step + 1)
