@@ -18,7 +18,7 @@ import numpy as np
 from numba.extending import register_jitable
 
 from .. import _checks
-from ..activations import activation_slope, activation_value
+from ..activations import POLY, activation_slope, activation_value
 from ..rng import counter_bounded, counter_u64, counter_u64_array, unit_double
 from ._common import OVERFLOW
 
@@ -283,6 +283,42 @@ def _build(F, batched: bool):
             q += 1
 
     @register_jitable
+    def activate_row(h, a, r, code, params, acc):  # pragma: no cover - compiled
+        """a[j] = sigma(h[j]) for j < r (CPU body; any activation but ReLU and PRODUCT).  Polynomials go by
+        Horner's rule with the loop over the coefficients outside the loop over the units, which then
+        vectorises (``acc``: a float64 scratch row of length >= r); every unit sees the float64 operations of
+        ``activation_value`` in the same order."""
+        if code == POLY:
+            for j in range(r):
+                acc[j] = 0.0
+            for q in range(params.shape[0] - 1, -1, -1):
+                c = params[q]
+                for j in range(r):
+                    acc[j] = acc[j] * np.float64(h[j]) + c
+            for j in range(r):
+                a[j] = F(acc[j])
+        else:
+            for j in range(r):
+                a[j] = F(activation_value(code, h[j], params))
+
+    @register_jitable
+    def slope_row(g, u, h, d, r, code, params, acc):  # pragma: no cover - compiled
+        """d[j] = g u[j] sigma'(h[j]) for j < r (CPU body; any activation but ReLU and PRODUCT); polynomials
+        vectorised as in ``activate_row``, with the operations of ``activation_slope``."""
+        if code == POLY:
+            for j in range(r):
+                acc[j] = 0.0
+            for q in range(params.shape[0] - 1, 0, -1):
+                c = q * params[q]
+                for j in range(r):
+                    acc[j] = acc[j] * np.float64(h[j]) + c
+            for j in range(r):
+                d[j] = g * u[j] * F(acc[j])
+        else:
+            for j in range(r):
+                d[j] = g * u[j] * F(activation_slope(code, h[j], params))
+
+    @register_jitable
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
 
@@ -293,6 +329,7 @@ def _build(F, batched: bool):
         vectorised one.  The choice depends on r only, so a run's bits do not depend on anything else."""
         ob = n * r
         ou = ob + r
+        scratch = np.empty(r if code == POLY else 0)  # activate_row's scratch (float64)
         if r < LOOP_MIN_WIDTH:  # narrow layers: gemm + gemv (short loops over the units vectorise poorly)
             np.dot(X[:m], theta[:ob].reshape((n, r)), H[:m])
             for s in range(m):
@@ -309,8 +346,7 @@ def _build(F, batched: bool):
                     for j in range(r):
                         A[s, j] = max(zero, H[s, j])
                 else:
-                    for j in range(r):
-                        A[s, j] = F(activation_value(code, H[s, j], params))
+                    activate_row(H[s], A[s], r, code, params, scratch)
             if code != PRODUCT:
                 np.dot(A[:m], theta[ou : ou + r], fout[:m])  # gemv
                 for s in range(m):
@@ -339,8 +375,7 @@ def _build(F, batched: bool):
                 for j in range(r):
                     As[j] = max(zero, Hs[j])
             else:
-                for j in range(r):
-                    As[j] = F(activation_value(code, Hs[j], params))
+                activate_row(Hs, As, r, code, params, scratch)
             o0 = zero
             o1 = zero
             o2 = zero
@@ -403,6 +438,7 @@ def _build(F, batched: bool):
         for p in range(theta.shape[0]):
             grad[p] = zero
         uvec = theta[ou : ou + r]
+        scratch = np.empty(r if code == POLY else 0)  # slope_row's scratch (float64)
         for s in range(batch):
             lv, g = loss_and_slope(loss, YF[1, s], YF[0, s])
             tot += lv
@@ -419,8 +455,7 @@ def _build(F, batched: bool):
                 for j in range(r):
                     Ds[j] = g * uvec[j] if Hs[j] > zero else zero
             else:
-                for j in range(r):
-                    Ds[j] = g * uvec[j] * F(activation_slope(code, Hs[j], params))
+                slope_row(g, uvec, Hs, Ds, r, code, params, scratch)
             YF[1, s] = g
             if tc:
                 grad[ou + r] += g

@@ -54,8 +54,11 @@ numba.cuda kernel (one thread per run, kernels/cuda/training_two_layer.py) share
 ``run_one`` (data stream, loss, optimiser, evaluation, records; ``register_jitable``), built by
 ``_build`` per precision (float32 / float64) and per batch computation: the CPU body forms the batch as
 a B x n matrix and computes H = X W and grad_W = X^T D in loops over row views that LLVM vectorises (no
-BLAS: at B x n x r = 32 x 30 x 100 a gemm call costs more than its arithmetic), the CUDA body goes sample by sample with loops only (h = (b + sum_i W_i) - 2 sum_{x_i = -1} W_i
-over the list of negative coordinates, so no data-dependent branches).  All three agree to rounding.
+BLAS: at B x n x r = 32 x 30 x 100 a gemm call costs more than its arithmetic) and evaluates polynomial
+activations and their slopes a row of units at a time (Horner's rule, coefficient loop outside: vectorised,
+width-100 z^2 runs train 3-4x faster than unit by unit, with the same float64 operations per unit), the CUDA body
+goes sample by sample with loops only (h = (b + sum_i W_i) - 2 sum_{x_i = -1} W_i over the list of negative
+coordinates, so no data-dependent branches).  All three agree to rounding.
 """
 
 from __future__ import annotations

@@ -452,10 +452,10 @@ def check_figures_b3_b4(st: ArchStatement, p, ctx) -> Verdict:
     Re-run of the failing cells at the paper's cap 10^5 and rates {1, 0.1, 0.01, 0.001} (same seeds,
     outside the claim): (xiv) k = 3 B = 1 converges in 25 of 25 at the rate 0.001 (14 within 10^4), so
     (b)'s failure is the reduced cap's and rates'; (x) k = 2 B = 128 converges in 23 of 25 at the rate 1
-    within 10^5 (92%), so (a)'s failure is the cap's too; the tie of (c) is the paper's stride.  72 CPU s
+    within 10^5 (92%), so (a)'s failure is the cap's too; the tie of (c) is the paper's stride.  66 CPU s
     (user + sys time of ``verify run --tier full`` with the mutants, which reuse the cached cells, one numba
-    thread; 129-133 CPU s before the ladder continued its stopped runs and the engine cut undecisive
-    evaluations short, 2026-11-27).
+    thread; 72 before the engine vectorised polynomial activations, 129-133 before the ladder continued its
+    stopped runs and the engine cut undecisive evaluations short, 2026-11-27).
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     ks = _ints(ctx.claim_id, "ks", p["ks"], 1, 16)

@@ -22,8 +22,10 @@ depends on the engine's summation order), and the medians agree.
 
 Cost (2 shared CPU cores, the numba engine loaded from its cache): quick tier ~2 s (closed form), ~4 s
 (finding_5.1, 32 seeds per cell), ~3.5 s (random_search.width); full tier (seconds recorded by the -j 2
-report, report/results.json) ~2 s, ~110-130 s (finding_5.1), ~100 s (random_search.width: the width-1000,
-B = 128 runs at (12, 3) dominate).
+report, report/results.json) ~2 s, ~92 s (finding_5.1, recorded before the engine vectorised polynomial
+activations, which cut its z^2 ablation cell from ~35 to ~10 CPU s: 99 -> 72 CPU s, user + sys of ``verify
+run --tier full`` with one numba thread), ~100 s (random_search.width: the width-1000, B = 128 runs at (12, 3)
+dominate).
 
 Seeds: the runs of cell (n, k, width, activation, rate, ...) use the named stream of their claim and
 cell (``Context.seed``), independent of the statement tested, so that the printed statement and the
