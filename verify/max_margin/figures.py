@@ -285,7 +285,8 @@ def check_figure_D2(st, p, ctx) -> Verdict:
     lines=[(4802, 4805), (4817, 4819), (4851, 4853)],
     printed=PRINTED, parts=FIGURE_PARTS + [
         Part("paper_steps", "the paper's 50k steps (the full tier stops at 30k)", asserted=False,
-             reason="CPU budget (4.8 ms per step at m = 200); the gpu tier runs 50k steps")],
+             reason="CPU budget (~2 ms per step at m = 200: the other 20k steps would add ~40 s to a full tier that is at its "
+                    "40-minute limit); the gpu tier runs 50k steps")],
     mutants=_COMMON_MUTANTS + [Mutant("final-0.922", "final gamma_T >= 0.922 gamma* at 30k steps (just above the measured "
                                       "0.92165; the quick tier's S3 run: >= 0.978, above its 0.97768)",
                                       _near(S3=0.978, S4=0.922), near_boundary=True, part="margin")],
@@ -373,7 +374,7 @@ _S5_PARTS = [
     Part("init_random", "(c) 'random at initialization': at the paper's width m = 2000, at most 10 % of the "
          "neurons have max power >= 0.99 at step 0"),
     Part("margin", "(a) the trained network's normalized margin approaches gamma*", asserted=False,
-         reason="S5 training is GPU-only (one full-batch step costs |G|^3 m ~ 3.5e9 multiply-adds, ~3 s here; the "
+         reason="S5 training is GPU-only (one full-batch step costs |G|^3 m ~ 3.5e9 multiply-adds, ~2 s here; the "
                 "paper runs 75k SGD steps); the gpu tier runs it (full-batch GD on the CUDA twin), not yet on a GPU"),
     Part("counts", "(b) the trained network's neurons per irrep increase with d", asserted=False,
          reason="as 'margin': GPU-only training"),

@@ -42,7 +42,7 @@ CYCLIC_PARAMS = [Param("p", int, 3, 101), Param("m", int, 1, 2000), Param("steps
 CYCLIC_TIERS = {"quick": {"p": 7, "m": 30, "steps": 20000}, "full": {"p": 23, "m": 100, "steps": 20000},
                 "gpu": {"p": 71, "m": 500, "steps": 40000}}
 PAPER_SCALE = Part("paper_scale", "the paper's p = 71, m = 500, 40k steps", asserted=False,
-                   reason="~0.25 s per GD step per network on this CPU (hours): the full tier runs p = 23, m = 100, "
+                   reason="~0.15 s per GD step per network on this CPU (hours): the full tier runs p = 23, m = 100, "
                           "20k steps instead; the gpu tier runs p = 71, m = 500, 40k steps (not run here)")
 
 
