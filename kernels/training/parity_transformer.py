@@ -261,6 +261,28 @@ def _scatter_qkv_grads(g, o, H, d, k, GT):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, error_model="numpy")
+def _add_outer(g, off, u, v):  # pragma: no cover - compiled
+    """g[off + i len(v) + j] += u[i] v[j]: the gradient of a (len(u), len(v)) row-major weight block, row by row."""
+    n = v.shape[0]
+    for i in range(u.shape[0]):
+        ui, row = u[i], g[off + i * n:off + (i + 1) * n]
+        for j in range(n):
+            row[j] += ui * v[j]
+
+
+@nb.njit(cache=True, error_model="numpy")
+def _vec_rows(acc, v, M):  # pragma: no cover - compiled
+    """acc[i] = sum_j v[j] M[j, i] for i < M.shape[1], each sum over j in order (the rows of M innermost-contiguous)."""
+    m = M.shape[1]
+    for i in range(m):
+        acc[i] = 0.0
+    for j in range(M.shape[0]):
+        vj, row = v[j], M[j]
+        for i in range(m):
+            acc[i] += vj * row[i]
+
+
+@nb.njit(cache=True, error_model="numpy")
 def _grad_one(th, g, bits, y, T, d, H, k, f, o, X, Q, KV, A, O, r, pre, erf, gg, r2, dX, dr, dpre, dO, dS, acc, WJ, WT, W1T, W2T,
               GT):  # pragma: no cover - compiled
     """Loss of one sample (bits (T,), label y) and its gradient ADDED to g (unscaled; the WQ, WK, WV parts to GT
@@ -342,30 +364,14 @@ def _grad_one(th, g, bits, y, T, d, H, k, f, o, X, Q, KV, A, O, r, pre, erf, gg,
         g[ou + j] += dz * r2[j]
         dr[j] = dz * th[ou + j]
         g[ob2 + j] += dr[j]
-    for i in range(f):
-        gi, gw2 = gg[i], g[oW2 + i * d:oW2 + (i + 1) * d]
-        for j in range(d):
-            gw2[j] += gi * dr[j]
-    for i in range(f):
-        acc[i] = 0.0
-    for j in range(d):
-        drj, w2t = dr[j], W2T[j]
-        for i in range(f):
-            acc[i] += drj * w2t[i]
+    _add_outer(g, oW2, gg, dr)
+    _vec_rows(acc, dr, W2T)
     for i in range(f):
         x = pre[i]
         dpre[i] = acc[i] * (0.5 * (1.0 + erf[i]) + x * math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi))
         g[ob1 + i] += dpre[i]
-    for j in range(d):
-        rj, gw1 = r[j], g[oW1 + j * f:oW1 + (j + 1) * f]
-        for i in range(f):
-            gw1[i] += rj * dpre[i]
-    for j in range(d):
-        acc[j] = 0.0
-    for i in range(f):
-        di, w1t = dpre[i], W1T[i]
-        for j in range(d):
-            acc[j] += di * w1t[j]
+    _add_outer(g, oW1, r, dpre)
+    _vec_rows(acc, dpre, W1T)
     for j in range(d):
         dr[j] += acc[j]
     for t in range(T + 1):
