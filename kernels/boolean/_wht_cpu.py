@@ -11,8 +11,12 @@ Schedule (measured in benchmarks/fwht.py):
   consecutive columns of a group is what LLVM vectorises (AVX2 on x86).  Radix-4 and radix-2 sweeps
   do the one or two stages left over when 3 does not divide the number of stages;
 * leaves: the array is cut into leaves of 2^L entries (L = n up to 12, else the L in 11..13 with 3 | n - L;
-  a leaf fits L1/L2), each transformed completely (bits 0 .. L-1) by radix-8 sweeps whose stride is a
-  compile-time constant (h = 1, 8, 64, 512: LLVM then unrolls the short column loops);
+  a leaf fits L1/L2), each transformed completely (bits 0 .. L-1): first f = 3, 4 or 5 stages (f = 3 +
+  (L - 3) mod 3) on 2^f consecutive entries held as vectors of 4 lanes (:func:`_make_vector_butterfly`:
+  stages 0 and 1 inside a vector by a lane swap and x * (+-1) + y, the others between vectors), then
+  radix-8 sweeps whose stride is a compile-time constant (h = 8 .. 512: LLVM then unrolls the short
+  column loops and needs no runtime overlap check, which at a runtime stride of 128 or 256 sent it to the
+  scalar loop: 3x slower);
 * levels: above the leaves, every block of 2^(k+3) entries gets its radix-8 sweep over bits k..k+2 as
   soon as its 8 sub-blocks are complete (depth first, as in FFHT's recursion): blocks up to the cache
   size are swept while still cached, so only the last one or two levels stream the array from memory;
@@ -24,7 +28,11 @@ Schedule (measured in benchmarks/fwht.py):
 
 Tried and slower (benchmarks/fwht.py, 2026-11-27): radix-16 levels (register spills), leaves of 2^10 or
 2^14 entries, runtime (not compile-time) strides inside the leaves, numba-level inlining of the sweeps
-(also many times the compile time).
+(also many times the compile time).  2026-11-28, the stride-1 stages (the old scalar radix-8 sweep at h = 1
+took 2.5x a radix-8 sweep at h >= 8; its column loop has length 1, so nothing vectorised): vectors with
+duplicate-and-blend shuffles (12 shuffles per 8 entries: shuffle-bound, no faster), and for float64 the
+add / subtract / blend form that int64 uses (1.5x the multiply form); with the vector first stages, leaves
+of 2^12 .. 2^14 or 2^10 .. 2^12 time the same as 2^11 .. 2^13 (within 1%).
 
 Index arithmetic is done in uint64 on purpose: numba then drops its negative-index wraparound
 branches, which is what lets LLVM vectorise the butterflies.  The bodies do no validation; callers
@@ -35,8 +43,10 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from numba import prange
+from llvmlite import ir
+from numba import prange, types
 from numba import uint64 as u64
+from numba.extending import intrinsic
 
 __all__ = ["int64_min_max", "small_float64_inplace", "wht_inplace_cpu"]
 
@@ -86,26 +96,110 @@ def _make_sweep(bf, r: int, const_h: int | None = None):
     return sweep
 
 
+def _make_vector_butterfly(r: int):
+    """Stages 0 .. r-1 (r = 3, 4, 5) on the 2^r consecutive entries a[c : c + 2^r], as 2^(r-2) vectors of
+    4 lanes (LLVM IR through numba's ``intrinsic``: unaligned vector loads, lane shuffles, vector stores).
+
+    The butterflies are the reference's, with the same operands in each lane:
+
+    * stages 0 and 1 pair lanes inside a vector (lanes l and l ^ 1, then l and l ^ 2).  With y the vector
+      with each pair swapped and s = +1 on the pair's lower lane, -1 on its upper lane, x * s + y gives
+      x_l + x_(l^b) on the lower lane and -x_u + x_l on the upper, which is x_l - x_u exactly (x * (+-1) is
+      exact and round-to-nearest is symmetric in sign, so -(x_u) + x_l and x_l - x_u round alike, signed
+      zeros included).  int64 lanes (no 64-bit vector multiply before AVX-512) take x + y on the lower
+      lanes and y - x on the upper ones, blended: integer sums are exact in any form;
+    * stages 2 .. r-1 pair whole vectors (vector j and j + 2^(s-2)): plain vector add and subtract.
+
+    This replaces the scalar radix-8 sweep at stride 1, whose three shuffle-free stages the loop
+    vectoriser could not vectorise (column loop of length 1): 2.5x its time per entry and stage."""
+    nvec = 1 << (r - 2)
+
+    @intrinsic
+    def vector_butterfly(typingctx, a, c):  # pragma: no cover - compiled
+        def codegen(context, builder, sig, args):
+            arr_t = sig.args[0]
+            arr = context.make_array(arr_t)(context, builder, args[0])
+            elt = context.get_data_type(arr_t.dtype)
+            is_float = isinstance(arr_t.dtype, types.Float)
+            vec_t = ir.VectorType(elt, 4)
+            add, sub = (builder.fadd, builder.fsub) if is_float else (builder.add, builder.sub)
+
+            def lanes(*ix):
+                return ir.Constant(ir.VectorType(ir.IntType(32), 4), list(ix))
+
+            def in_vector_stage(x, swap, sign, blend):
+                y = builder.shuffle_vector(x, x, swap)
+                if is_float:
+                    return builder.fadd(builder.fmul(x, ir.Constant(vec_t, [ir.Constant(elt, t) for t in sign])), y)
+                return builder.shuffle_vector(builder.add(x, y), builder.sub(y, x), blend)
+
+            first = builder.gep(arr.data, [args[1]], inbounds=True)
+            ptrs = [builder.bitcast(builder.gep(first, [ir.Constant(ir.IntType(64), 4 * j)], inbounds=True),
+                                    vec_t.as_pointer()) for j in range(nvec)]
+            v = [builder.load(p, align=arr_t.dtype.bitwidth // 8, typ=vec_t) for p in ptrs]
+            for j in range(nvec):
+                x = in_vector_stage(v[j], lanes(1, 0, 3, 2), (1.0, -1.0, 1.0, -1.0), lanes(0, 5, 2, 7))
+                v[j] = in_vector_stage(x, lanes(2, 3, 0, 1), (1.0, 1.0, -1.0, -1.0), lanes(0, 1, 6, 7))
+            for s in range(2, r):
+                b = 1 << (s - 2)
+                for j in range(nvec):
+                    if not j & b:
+                        v[j], v[j + b] = add(v[j], v[j + b]), sub(v[j], v[j + b])
+            for p, x in zip(ptrs, v):
+                builder.store(x, p, align=arr_t.dtype.bitwidth // 8)
+            return context.get_dummy_value()
+
+        return types.void(a, c), codegen
+
+    return vector_butterfly
+
+
+def _make_stride1_sweep(r: int):
+    """Stages 0 .. r-1 of every block of 2^r entries in [base, base + size) (size a multiple of 2^r)."""
+    bf = _make_vector_butterfly(r)
+    step = u64(1 << r)
+
+    @nb.njit
+    def sweep(a, base, size):  # pragma: no cover - compiled
+        for g in range(base, base + size, step):
+            bf(a, g)
+
+    return sweep
+
+
 _sweep2 = _make_sweep(_bf2, 1)
 _sweep4 = _make_sweep(_bf4, 2)
 _sweep8 = _make_sweep(_bf8, 3)
-_sweep8_h1 = _make_sweep(_bf8, 3, 1)
 _sweep8_h8 = _make_sweep(_bf8, 3, 8)
+_sweep8_h16 = _make_sweep(_bf8, 3, 16)
+_sweep8_h32 = _make_sweep(_bf8, 3, 32)
 _sweep8_h64 = _make_sweep(_bf8, 3, 64)
+_sweep8_h128 = _make_sweep(_bf8, 3, 128)
+_sweep8_h256 = _make_sweep(_bf8, 3, 256)
 _sweep8_h512 = _make_sweep(_bf8, 3, 512)
+_stride1_8 = _make_stride1_sweep(3)
+_stride1_16 = _make_stride1_sweep(4)
+_stride1_32 = _make_stride1_sweep(5)
 
 
 @nb.njit
 def _sweep(a, base, size, k, r):  # pragma: no cover - compiled
-    """Stages k .. k+r-1 (r = 1, 2, 3) of every block of 2^(k+r) entries in [base, base + size)."""
+    """Stages k .. k+r-1 (r = 1, 2, 3; k >= 3 when r = 3) of every block of 2^(k+r) entries in
+    [base, base + size)."""
     h = u64(1) << k
     if r == u64(3):
-        if k == u64(0):
-            _sweep8_h1(a, base, size, h)
-        elif k == u64(3):
+        if k == u64(3):
             _sweep8_h8(a, base, size, h)
+        elif k == u64(4):
+            _sweep8_h16(a, base, size, h)
+        elif k == u64(5):
+            _sweep8_h32(a, base, size, h)
         elif k == u64(6):
             _sweep8_h64(a, base, size, h)
+        elif k == u64(7):
+            _sweep8_h128(a, base, size, h)
+        elif k == u64(8):
+            _sweep8_h256(a, base, size, h)
         elif k == u64(9):
             _sweep8_h512(a, base, size, h)
         else:
@@ -118,15 +212,25 @@ def _sweep(a, base, size, k, r):  # pragma: no cover - compiled
 
 @nb.njit
 def _leaf(a, base, L):  # pragma: no cover - compiled
-    """All stages (bits 0 .. L-1) of the block a[base : base + 2^L]: radix-8 sweeps, then the one or
-    two stages left (radix 2 or 4)."""
+    """All stages (bits 0 .. L-1) of the block a[base : base + 2^L]: the first f = 3, 4 or 5 stages in
+    vector registers (f = 3 + (L - 3) mod 3, so that 3 divides L - f), then radix-8 sweeps.  Blocks of 2
+    or 4 entries take one radix-2 or radix-4 sweep."""
     size = u64(1) << L
-    k = u64(0)
-    while k + u64(3) <= L:
+    if L < u64(3):
+        if L > u64(0):
+            _sweep(a, base, size, u64(0), L)
+        return
+    f = u64(3) + (L - u64(3)) % u64(3)
+    if f == u64(3):
+        _stride1_8(a, base, size)
+    elif f == u64(4):
+        _stride1_16(a, base, size)
+    else:
+        _stride1_32(a, base, size)
+    k = f
+    while k < L:
         _sweep(a, base, size, k, u64(3))
         k += u64(3)
-    if k < L:
-        _sweep(a, base, size, k, L - k)
 
 
 @nb.njit
