@@ -32,7 +32,9 @@ Tried and slower (benchmarks/fwht.py, 2026-11-27): radix-16 levels (register spi
 took 2.5x a radix-8 sweep at h >= 8; its column loop has length 1, so nothing vectorised): vectors with
 duplicate-and-blend shuffles (12 shuffles per 8 entries: shuffle-bound, no faster), and for float64 the
 add / subtract / blend form that int64 uses (1.5x the multiply form); with the vector first stages, leaves
-of 2^12 .. 2^14 or 2^10 .. 2^12 time the same as 2^11 .. 2^13 (within 1%).
+of 2^12 .. 2^14 or 2^10 .. 2^12 time the same as 2^11 .. 2^13 (within 1%); the last two levels fused into one
+pass over tiles of 64 rows x 256 or 1024 columns (one memory pass fewer at n >= 25, but 64 concurrent
+streams): 0-15% slower at n = 22 .. 27.
 
 Index arithmetic is done in uint64 on purpose: numba then drops its negative-index wraparound
 branches, which is what lets LLVM vectorise the butterflies.  The bodies do no validation; callers
