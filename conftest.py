@@ -92,6 +92,31 @@ SHARED_FIXTURE_UNITS = {
 }
 
 
+#: the longest tests that are not claims (each 7-30 s under `-n auto` on two cores: a subprocess running the GPU
+#: check's dry run, spawned report workers, a LocalCluster, simulated CUDA training), longest first: under
+#: pytest-xdist they are collected before everything else, so that none of them is handed out last and leaves
+#: one worker running alone at the end (pytest_collection_modifyitems; the order of the rest is unchanged)
+LONG_FIRST = (
+    "tests/test_gpu_check.py::test_gpu_check_dry_run",
+    "tests/test_parallel.py::test_a_shared_run_group_gives_the_results_of_runs_apart",
+    "tests/test_cluster.py::test_a_local_cluster_gives_the_serial_results_retries_a_dead_worker_and_stops_on_repeated_deaths",
+    "tests/test_parallel.py::test_an_exception_in_a_worker_publishes_nothing",
+    "tests/test_parallel.py::test_a_worker_that_dies_exits_two_and_publishes_nothing",
+    "tests/test_parallel.py::test_two_workers_give_the_serial_results_and_the_same_report",
+    "tests/max_margin/test_max_margin_kernels.py::test_trainer_cuda_detects_divergence_between_record_steps",
+    "tests/kernels/test_polynet_flow.py::test_sampled_block_sums_against_numpy",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (the collection of a worker), the tests of ``LONG_FIRST`` go first, in its order."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    rank = {nodeid: i for i, nodeid in enumerate(LONG_FIRST)}
+    first = sorted((it for it in items if it.nodeid in rank), key=lambda it: rank[it.nodeid])
+    items[:] = first + [it for it in items if it.nodeid not in rank]
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup`` (pyproject.toml), extended: the tests of one claim (``test_*[<claim id>]``, in

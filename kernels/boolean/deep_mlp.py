@@ -408,28 +408,31 @@ def init_poly_mlp(widths: Sequence[int], rng: np.random.Generator, *, scheme: st
 
 
 @nb.njit(cache=True)
-def _forward_point(theta, widths, offs, power, A, Z):  # pragma: no cover - compiled
-    """The hidden layers at one point (Z[0] = x, set by the caller): A[ell, j] = b_{ell+1}[j] + the products
-    W_{ell+1}[j, i] Z[ell, i] added in order of i, Z[ell + 1, j] = A[ell, j]^power.  The weight rows are read
-    through views (theta[o + j q : o + j q + q]), so the inner loop indexes without negative-index wraparound."""
+def _forward_batch(theta, widths, offs, power, At, Zt, nb_):  # pragma: no cover - compiled
+    """The hidden layers at nb_ points at once, stored point-innermost (Zt[0, i, s] = x_s[i], set by the caller):
+    At[ell, j, s] = b_{ell+1}[j] + the products W_{ell+1}[j, i] Zt[ell, i, s] added in order of i, Zt[ell + 1, j, s]
+    = At[ell, j, s]^power.  Each point's sums are the ones of a point-by-point forward (the same operations in the
+    same order); the points run innermost over contiguous rows, so the nb_ independent sums are vectorised."""
     for ell in range(widths.shape[0] - 1):
         r = widths[ell + 1]
         q = widths[ell]
         o = offs[ell]
-        z = Z[ell]
         for j in range(r):
-            w = theta[o + j * q:o + j * q + q]
-            acc = theta[o + r * q + j]
+            bj = theta[o + r * q + j]
+            for s in range(nb_):
+                At[ell, j, s] = bj
             for i in range(q):
-                acc += w[i] * z[i]
-            A[ell, j] = acc
-            Z[ell + 1, j] = acc**power
+                wi = theta[o + j * q + i]
+                for s in range(nb_):
+                    At[ell, j, s] += wi * Zt[ell, i, s]
+            for s in range(nb_):
+                Zt[ell + 1, j, s] = At[ell, j, s]**power
 
 
 @nb.njit(cache=True)
-def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - compiled
-    """Steps of mini-batch SGD on the hinge loss; Xb: (T, B, n) int8, yb: (T, B) int8.  Returns False
-    on a non-finite parameter."""
+def _offsets(widths):  # pragma: no cover - compiled
+    """(offs, u_off, c_off, maxw): offsets of the layers' blocks (W_{ell+1} row-major, then b_{ell+1}), of u and
+    of c in the flat parameter vector, and the largest width."""
     L1 = widths.shape[0] - 1
     maxw = 0
     for i in range(widths.shape[0]):
@@ -439,9 +442,19 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
     for ell in range(L1):
         offs[ell] = off
         off += widths[ell + 1] * widths[ell] + widths[ell + 1]
-    u_off = off
-    c_off = off + widths[L1]
+    return offs, off, off + widths[L1], maxw
+
+
+@nb.njit(cache=True)
+def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - compiled
+    """Steps of mini-batch SGD on the hinge loss; Xb: (T, B, n) int8, yb: (T, B) int8.  Returns False
+    on a non-finite parameter.  Per step the forward pass of the B points runs first (:func:`_forward_batch`;
+    theta changes only at the end of the step), then each point's backward in order of the points."""
+    L1 = widths.shape[0] - 1
+    offs, u_off, c_off, maxw = _offsets(widths)
     T, B, n = Xb.shape
+    At = np.zeros((L1, maxw, B))
+    Zt = np.zeros((L1 + 1, maxw, B))
     A = np.zeros((L1, maxw))
     Z = np.zeros((L1 + 1, maxw))
     G = np.zeros(theta.shape[0])
@@ -449,10 +462,18 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
     nxt = np.zeros(maxw)
     for t in range(T):
         G[:] = 0.0
+        for i in range(n):
+            for s in range(B):
+                Zt[0, i, s] = Xb[t, s, i]
+        _forward_batch(theta, widths, offs, power, At, Zt, B)
         for s in range(B):
-            for i in range(n):
-                Z[0, i] = Xb[t, s, i]
-            _forward_point(theta, widths, offs, power, A, Z)
+            for ell in range(L1):  # point s's activations, contiguous for the backward
+                for i in range(widths[ell]):
+                    Z[ell, i] = Zt[ell, i, s]
+                for j in range(widths[ell + 1]):
+                    A[ell, j] = At[ell, j, s]
+            for j in range(widths[L1]):
+                Z[L1, j] = Zt[L1, j, s]
             f = theta[c_off] if use_c else 0.0
             rL = widths[L1]
             for j in range(rL):
@@ -473,17 +494,19 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
                 o = offs[ell]
                 z = Z[ell]
                 for j in range(r):
-                    G[o + r * q + j] += delta[j]
+                    dj = delta[j]
+                    G[o + r * q + j] += dj
                     g = G[o + j * q:o + j * q + q]
                     for i in range(q):
-                        g[i] += delta[j] * z[i]
+                        g[i] += dj * z[i]
                 if ell > 0:
                     for i in range(q):
                         nxt[i] = 0.0
                     for j in range(r):  # nxt = W_{ell+1}^T delta: each sum over j in order, the q sums interleaved
+                        dj = delta[j]
                         w = theta[o + j * q:o + j * q + q]
                         for i in range(q):
-                            nxt[i] += w[i] * delta[j]
+                            nxt[i] += w[i] * dj
                     for i in range(q):
                         delta[i] = nxt[i] * power * A[ell - 1, i] ** (power - 1)
         for i in range(theta.shape[0]):
@@ -493,33 +516,34 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
     return True
 
 
+#: points per block of the accuracy's batched forward pass
+_ACC_BLOCK = 64
+
+
 @nb.njit(cache=True)
 def _accuracy(theta, widths, power, X, y, use_c):  # pragma: no cover - compiled
-    """Fraction of evaluation points with sign(f) = y (sign(0) = 0 counts as an error)."""
+    """Fraction of evaluation points with sign(f) = y (sign(0) = 0 counts as an error); the forward pass in
+    blocks of _ACC_BLOCK points (:func:`_forward_batch`), f = c + the products u_j z_j added in order of j."""
     L1 = widths.shape[0] - 1
-    maxw = 0
-    for i in range(widths.shape[0]):
-        maxw = max(maxw, widths[i])
-    offs = np.zeros(L1 + 1, dtype=np.int64)
-    off = 0
-    for ell in range(L1):
-        offs[ell] = off
-        off += widths[ell + 1] * widths[ell] + widths[ell + 1]
-    u_off = off
-    c_off = off + widths[L1]
-    A = np.zeros((L1, maxw))
-    Z = np.zeros((L1 + 1, maxw))
+    offs, u_off, c_off, maxw = _offsets(widths)
+    nblk = _ACC_BLOCK
+    At = np.zeros((L1, maxw, nblk))
+    Zt = np.zeros((L1 + 1, maxw, nblk))
     good = 0
-    for s in range(X.shape[0]):
+    N = X.shape[0]
+    for s0 in range(0, N, nblk):
+        m = min(nblk, N - s0)
         for i in range(X.shape[1]):
-            Z[0, i] = X[s, i]
-        _forward_point(theta, widths, offs, power, A, Z)
-        f = theta[c_off] if use_c else 0.0
-        for j in range(widths[L1]):
-            f += theta[u_off + j] * Z[L1, j]
-        if (f > 0 and y[s] > 0) or (f < 0 and y[s] < 0):
-            good += 1
-    return good / X.shape[0]
+            for s in range(m):
+                Zt[0, i, s] = X[s0 + s, i]
+        _forward_batch(theta, widths, offs, power, At, Zt, m)
+        for s in range(m):
+            f = theta[c_off] if use_c else 0.0
+            for j in range(widths[L1]):
+                f += theta[u_off + j] * Zt[L1, j, s]
+            if (f > 0 and y[s0 + s] > 0) or (f < 0 and y[s0 + s] < 0):
+                good += 1
+    return good / N
 
 
 def _validate_sgd(widths, power, S, steps, batch, lr, eval_every, seeds):

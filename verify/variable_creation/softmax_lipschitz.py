@@ -48,6 +48,34 @@ class SoftmaxStatement:
     jac: float = 2.0  # ||J softmax||_{1,1} <= jac
 
 
+@functools.lru_cache(maxsize=4)
+def _softmax_pairs(seed: int, pairs: int, T_max: int):
+    """The random pairs of Cor A.7 (statement-independent, so computed once per process for the printed statement
+    and the mutants): from the stream ``seed`` (ctx.seed('pairs')), per pair a length T in [2, T_max], theta ~
+    U(-30, 30)^T and a perturbation d; for the first 300 the identity sum|J| = 2(1 - ||p||^2) as (T, lhs, rhs),
+    the largest ||J||_11 and Lipschitz ratio ||softmax(theta + d) - softmax(theta)||_1 / ||d||_inf with their T,
+    and the largest ratio."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    identities = []
+    worst_j = worst_r = None
+    maxratio = 0.0
+    for k in range(pairs):
+        T = int(rng.integers(2, T_max + 1))
+        th = rng.uniform(-30, 30, size=T)
+        pr = softmax(th)
+        if k < 300:  # the Jacobian matrix itself (T x T) for the first 300 pairs
+            J = np.abs(softmax_jacobian(pr)).sum()
+            identities.append((T, J, 2 * (1 - pr @ pr)))
+            if worst_j is None or J > worst_j[0]:
+                worst_j = (J, T)
+        d = rng.normal(size=T) * _rand_scale(rng, -6, 1)
+        ratio = np.abs(softmax(th + d) - pr).sum() / np.abs(d).max()
+        if worst_r is None or ratio > worst_r[0]:
+            worst_r = (ratio, T)
+        maxratio = max(maxratio, ratio)
+    return tuple(identities), worst_j, worst_r, maxratio
+
+
 @claim(
     id="thesis_ch4.cor_A.7",
     source=SOURCE,
@@ -106,28 +134,14 @@ def check_softmax(statement: SoftmaxStatement, p, ctx) -> Verdict:
     ratio tanh(a)/a at theta = +-(a, -a) tends to 1; sharpness 0.5 = 1/2, the printed 2 is loose by 2x).
     The old checker rejected both as well (the constants were already fields).
     """
-    rng = ctx.rng("pairs")
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    worst_j = worst_r = None
     for T in sorted({2, 3, 10, p["T_max"]}):
         P = np.full(T, 1.0 / T)
         J = np.abs(softmax_jacobian(P)).sum()
         ev.add({"part": "||J||_11 at uniform p", "T": T}, J, statement.jac * (1 + REL), part="jacobian")
-    maxratio = 0.0
-    for k in range(p["pairs"]):
-        T = int(rng.integers(2, p["T_max"] + 1))
-        th = rng.uniform(-30, 30, size=T)
-        pr = softmax(th)
-        if k < 300:  # the Jacobian matrix itself (T x T) for the first 300 pairs
-            J = np.abs(softmax_jacobian(pr)).sum()
-            ev.add({"part": "identity sum|J| = 2(1-||p||^2)", "T": T}, J, 2 * (1 - pr @ pr), relation="approx", tol=1e-12)
-            if worst_j is None or J > worst_j[0]:
-                worst_j = (J, T)
-        d = rng.normal(size=T) * _rand_scale(rng, -6, 1)
-        ratio = np.abs(softmax(th + d) - pr).sum() / np.abs(d).max()
-        if worst_r is None or ratio > worst_r[0]:
-            worst_r = (ratio, T)
-        maxratio = max(maxratio, ratio)
+    identities, worst_j, worst_r, maxratio = _softmax_pairs(ctx.seed("pairs"), p["pairs"], p["T_max"])
+    for T, J, rhs in identities:
+        ev.add({"part": "identity sum|J| = 2(1-||p||^2)", "T": T}, J, rhs, relation="approx", tol=1e-12)
     ev.add({"part": "max ||J||_11 over random theta", "T": worst_j[1], "pairs": p["pairs"]}, worst_j[0], statement.jac * (1 + REL),
            part="jacobian")
     ev.add({"part": "max Lipschitz ratio over random pairs", "T": worst_r[1], "pairs": p["pairs"]}, worst_r[0], statement.lip * (1 + REL),
