@@ -52,8 +52,10 @@ def _best(fn, setup, repeats: int) -> float:
 def _interleaved(fns: dict, src: np.ndarray, rounds: int, inner: int, prep: dict | None = None) -> dict:
     """Best seconds per call of each fns[k](x) over ``rounds`` rounds of one timed batch of ``inner``
     calls each, the functions interleaved within a round; before each batch, untimed: prep[k]() (e.g.
-    numba.set_num_threads) and, when the array is small, x reset to ``src`` (repeated transforms only
-    grow the values, by 2^(n/2) per call)."""
+    numba.set_num_threads), one call of fns[k] (the first call after a change of the thread count pays
+    for waking or re-forming the thread pool, which a user calling at one setting does not: at inner = 1
+    it made 1 thread look 10-20% slower at n = 16-17 and 2 threads slower than 1 at n = 19-20), and x reset
+    to ``src`` (repeated transforms only grow the values, by 2^(n/2) per call)."""
     prep = prep or {}
     x = src.copy()
     best = dict.fromkeys(fns, float("inf"))
@@ -63,8 +65,8 @@ def _interleaved(fns: dict, src: np.ndarray, rounds: int, inner: int, prep: dict
     for _ in range(rounds):
         for k, f in fns.items():
             prep.get(k, lambda: None)()
-            if src.size <= 1 << 21:
-                np.copyto(x, src)
+            f(x)
+            np.copyto(x, src)
             t0 = time.perf_counter()
             for _ in range(inner):
                 f(x)
@@ -110,9 +112,10 @@ def run_ffht(max_n: int = 28, min_n: int = 10) -> dict | None:
             dst = np.empty_like(src)
             fns = {"copy": lambda x: np.copyto(dst, x), "ffht": lambda x: ffht.fht_(x, 1),
                    "project_1t": project, "project_2t": project}
-            # about 0.1 s of FFHT calls per round below 2^20, then fewer rounds as n grows
+            # about 0.1 s of FFHT calls per round below 2^16, 40 rounds up to 2^21 (calls of 0.1-4 ms: single
+            # calls vary by 5-10% on this machine), then fewer rounds as n grows
             inner = max(1, (1 << 16) >> n)
-            rounds = 40 if n <= 16 else 15 if n <= 21 else 5 if n <= 25 else 3 if n <= 27 else 2
+            rounds = 40 if n <= 21 else 9 if n <= 25 else 3 if n <= 27 else 2
             best = _interleaved(fns, src, rounds, inner, prep)
             del src, dst
             r1, r2 = best["project_1t"] / best["ffht"], best["project_2t"] / best["ffht"]
@@ -138,7 +141,8 @@ def run_ffht(max_n: int = 28, min_n: int = 10) -> dict | None:
     except Exception:  # pragma: no cover - installed without metadata
         ffht_version = "ffht (version unknown)"
     notes.append(f"FFHT: {ffht_version}. Times are the best round of an interleaved loop (copy, FFHT, project on 1 thread, project on 2 "
-                 "threads, one batch each per round); the transforms are in place, nothing is subtracted. FFHT runs "
+                 "threads, one batch each per round, each batch after one untimed call at its thread count); the transforms are in "
+                 "place, nothing is subtracted. FFHT runs "
                  "single-threaded (fht_(a, 1)). Ratios below 1 mean the project is faster.")
     return {"title": "Walsh-Hadamard transform against FFHT (benchmarks.fwht)", "command": "python -m benchmarks.fwht --write",
             "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine_line(),
