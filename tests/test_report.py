@@ -42,10 +42,12 @@ def _stored(ids=IDS) -> tuple[list[ClaimResult], dict]:
     return out, dict(data["environment"])
 
 
-def _write(dest: Path, tag: str, ids=IDS) -> str:
+def _write(dest: Path, tag: str, ids=IDS, out_dir: Path | None = None) -> str:
+    """Write a report set of ``ids`` into ``dest``; ``out_dir``: where it will be published (publish() builds in a
+    staging directory one level below; the links to docs/ are relative to the final place, as the CLI does)."""
     results, env = _stored(ids)
     env = dict(env, date=f"test {tag}", reused=None, rerendered=None)
-    return write_report_set(dest, results, env, 1.0)
+    return write_report_set(dest, results, env, 1.0, out_dir)
 
 
 def _generation(out: Path) -> str | None:
@@ -208,11 +210,11 @@ def test_check_detects_mixed_generations_and_tiers(tmp_path: Path):
 @pytest.mark.parametrize("step", PUBLISH_STEPS)
 def test_a_fault_at_any_publishing_step_leaves_a_complete_old_or_new_set(tmp_path: Path, step, mode):
     out = tmp_path / "REPORT.md"
-    publish(out, lambda d: _write(d, "old"))
+    publish(out, lambda d: _write(d, "old", out_dir=out.parent))
     old = _generation(out)
     fault = step if mode == "raise" else f"{step}:kill"
     with pytest.raises(PublishFault if mode == "raise" else SimulatedKill):
-        publish(out, lambda d: _write(d, "new", IDS[:1]), fault=fault)
+        publish(out, lambda d: _write(d, "new", IDS[:1], out_dir=out.parent), fault=fault)
     if mode == "raise":  # an exception or SIGTERM: rolled back (or completed, after the commit point)
         assert not pending_publishes(out)
     elif pending_publishes(out):  # a hard kill: --check says so, the next run recovers
@@ -251,7 +253,7 @@ def test_sigterm_while_rendering_rolls_back_and_leaves_no_temporary_directory(tm
     from verify import report
 
     out = tmp_path / "REPORT.md"
-    publish(out, lambda d: _write(d, "old"))
+    publish(out, lambda d: _write(d, "old", out_dir=out.parent))
     before = {p.name: p.read_bytes() for p in (tmp_path / "report").glob("*")  if p.is_file()}
 
     def interrupted(dest, *a, **k):
@@ -280,7 +282,7 @@ def test_an_unwritable_report_rolls_back(tmp_path: Path, monkeypatch):
     from verify import report
 
     out = tmp_path / "REPORT.md"
-    publish(out, lambda d: _write(d, "old"))
+    publish(out, lambda d: _write(d, "old", out_dir=out.parent))
     old = _generation(out)
     real = os.replace
 
@@ -291,7 +293,7 @@ def test_an_unwritable_report_rolls_back(tmp_path: Path, monkeypatch):
 
     monkeypatch.setattr(report.os, "replace", refuse)
     with pytest.raises(PermissionError):
-        publish(out, lambda d: _write(d, "new", IDS[:1]))
+        publish(out, lambda d: _write(d, "new", IDS[:1], out_dir=out.parent))
     assert _generation(out) == old and not pending_publishes(out)
     assert check_report(out, registry=False) == []
 
