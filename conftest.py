@@ -10,6 +10,11 @@ import os
 import platform
 
 import pytest
+
+# verify/__init__.py sets OPENBLAS_THREAD_TIMEOUT (OpenBLAS's idle threads sleep at once instead of spinning)
+# in os.environ.  A plugin has loaded numpy in this process already, but the pytest-xdist workers start
+# after this file is loaded and inherit the variable before they load numpy.
+import verify  # noqa: E402,F401
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(

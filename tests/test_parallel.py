@@ -183,3 +183,15 @@ def test_a_shared_run_group_gives_the_results_of_runs_apart(monkeypatch):
     assert P.task_groups(ids) == [[0], [1]]
     apart = run_claims(claims, tier="quick", backend="auto", jobs=2)
     assert [_untimed(r.to_json()) for r in together] == [_untimed(r.to_json()) for r in apart]
+
+
+def test_importing_verify_sets_openblas_idle_thread_timeout_unless_set():
+    """verify/__init__.py sets OPENBLAS_THREAD_TIMEOUT before numpy loads (idle OpenBLAS threads would spin
+    on the core another claim process needs), and keeps a value the user chose."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    code = "import os, sys, verify; print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'), 'numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["4", "True"]
+    env["OPENBLAS_THREAD_TIMEOUT"] = "20"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["20", "True"]
