@@ -52,6 +52,10 @@ SHARED_RUNS: tuple[tuple[str, ...], ...] = (
     ("thesis_ch5.lemma_B.8", "thesis_ch5.lemma_B.8.blowup_time"),
     # the Pareto grid of verify/pareto_sq/experiments.pareto_grid (E23 and E24)
     ("thesis_ch6.pareto_frontier_experiment", "thesis_ch6.data_time_tradeoff"),
+    # the ReLU / quadratic pair of verify/max_margin/figures_cyclic.cyclic_pair (seeded by Figure 7.4's id)
+    ("thesis_ch7.figure_7_4", "thesis_ch7.figure_D1", "thesis_ch7.figure_7_1"),
+    # the cyclic-group trainings of verify/max_margin/training.cyclic_run
+    ("thesis_ch7.theorem_7_1_training", "thesis_ch7.regularized_exact_cyclic", "thesis_ch7.training_features"),
 )
 
 
