@@ -121,15 +121,8 @@ def check_lemma_A_8(statement: SplitStatement, p, ctx) -> Verdict:
     attained and x_i is undefined, so the statement is read with alpha_i, beta_i > 0 (a typo-level
     reading; the lemma is used only with positive weights).
     """
-    rng = ctx.rng("instances")
     ev = Evidence("approx", rigor=Rigor.FLOAT)
-    for k in range(p["instances"]):
-        n = int(rng.integers(1, 7))
-        a = 10 ** rng.uniform(-3, 3, n)
-        b = 10 ** rng.uniform(-3, 3, n)
-        C = 10 ** rng.uniform(-2, 2)
-
-        best = numeric_split_min(a, b, C, rng)
+    for k, (n, a, b, C, best) in enumerate(_a8_instances(ctx.seed("instances"), p["instances"])):
         gamma = float(np.sum(a**statement.a_exp * b**statement.b_exp))
         claimed = statement.value(a, b, C) if statement.value is not None else gamma**statement.g_pow / C**statement.c_pow
         case = {"instance": k, "n": n, "C": C}
@@ -143,6 +136,25 @@ def check_lemma_A_8(statement: SplitStatement, p, ctx) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 # E10, E11: linear classes
 # ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4)
+def _a8_instances(seed: int, instances: int) -> tuple:
+    """Lemma A.8's random instances from the stream ``seed`` with their numerical minima (n, a, b, C, min; the draws of
+    the check, in its order: numeric_split_min draws its starts from the same stream).  Statement-independent: cached
+    for the mutants; arrays read-only."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    out = []
+    for _ in range(instances):
+        n = int(rng.integers(1, 7))
+        a = 10 ** rng.uniform(-3, 3, n)
+        b = 10 ** rng.uniform(-3, 3, n)
+        C = 10 ** rng.uniform(-2, 2)
+        best = numeric_split_min(a, b, C, rng)
+        a.setflags(write=False)
+        b.setflags(write=False)
+        out.append((n, a, b, C, best))
+    return tuple(out)
 
 
 def basis_packing_log(N: int, ratio: float) -> tuple[float, int]:
