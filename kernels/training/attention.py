@@ -88,11 +88,14 @@ def init_params(T: int, d: int, k: int, seeds, init_scale: float = 0.02) -> np.n
 
 
 def _embed(p, B):
-    """X (m, T+1, d) for bit matrix B (m, T)."""
+    """X (m, T+1, d) for bit matrix B (m, T), written in place (one allocation: several times faster than gathering,
+    adding and concatenating into fresh arrays; the same sums)."""
     m, T = B.shape
-    X = p["E"][B] + p["P"][:T][None]
-    cls = (p["E"][2] + p["P"][T])[None, None, :].repeat(m, axis=0)
-    return np.concatenate([X, cls], axis=1)
+    E, P = p["E"], p["P"]
+    X = np.empty((m, T + 1, E.shape[1]))
+    np.add(np.take(E, B, axis=0), P[:T], out=X[:, :T])
+    X[:, T] = E[2] + P[T]
+    return X
 
 
 def forward_reference(theta: np.ndarray, shp: AttentionShapes, B: np.ndarray):
@@ -176,7 +179,14 @@ def train_reference(theta0: np.ndarray, shp: AttentionShapes, B: np.ndarray, y: 
 
 @numba.njit(cache=True)
 def _grad_one(theta, T, d, k, B, y, grad):
-    """Loss and gradient of one run (loops only); same math and layout as the reference."""
+    """Loss and gradient of one run (loops only); same math and layout as the reference.
+
+    Every sum runs over its index in increasing order and the per-sample terms of a gradient entry are added in sample
+    order, as plain per-sample loops over the layout would.  A row x_t = E[b_t] + P[t] takes one of two values per
+    position, and so do its key K x_t and score q . K x_t / sqrt(k) (q comes from the [CLS] row, the same for every
+    sample): they are computed once per call for both tokens, with the same operations, so the same numbers as per
+    sample (tests/kernels/test_attention.py compares with the per-sample loops bit for bit).  The W_K gradient is
+    accumulated in a transposed buffer (contiguous inner loop), written into grad at the end."""
     m = B.shape[0]
     oE, oP = 0, 3 * d
     oQ = oP + (T + 1) * d
@@ -186,9 +196,40 @@ def _grad_one(theta, T, d, k, B, y, grad):
     oC = oU + k
     rs = 1.0 / math.sqrt(k)
     grad[:] = 0.0
-    X = np.empty((T + 1, d))
-    Kt = np.empty((T + 1, k))
+    # tables over (token b, position t): rows, keys and scaled scores; at t = T both tokens hold the [CLS] row
+    XE = np.empty((2, T + 1, d))
+    KE = np.empty((2, T + 1, k))
+    SE = np.empty((2, T + 1))
     q = np.empty(k)
+    for j in range(d):
+        XE[0, T, j] = theta[oE + 2 * d + j] + theta[oP + T * d + j]
+    for c in range(k):
+        acc = 0.0
+        for j in range(d):
+            acc += XE[0, T, j] * theta[oQ + j * k + c]
+        q[c] = acc
+    for tok in range(2):
+        for t in range(T):
+            for j in range(d):
+                XE[tok, t, j] = theta[oE + tok * d + j] + theta[oP + t * d + j]
+    for j in range(d):
+        XE[1, T, j] = XE[0, T, j]
+    for tok in range(2):
+        for t in range(T + 1):
+            st = 0.0
+            for c in range(k):
+                acc = 0.0
+                for j in range(d):
+                    acc += XE[tok, t, j] * theta[oK + j * k + c]
+                KE[tok, t, c] = acc
+                st += acc * q[c]
+            SE[tok, t] = st * rs
+    WKT = np.empty((k, d))  # W_K transposed (contiguous in j)
+    for j in range(d):
+        for c in range(k):
+            WKT[c, j] = theta[oK + j * k + c]
+    gK = np.zeros((k, d))  # the W_K gradient, accumulated in sample order, written to grad at the end
+    toks = np.empty(T + 1, dtype=np.int64)
     a = np.empty(T + 1)
     da = np.empty(T + 1)
     xbar = np.empty(d)
@@ -199,26 +240,11 @@ def _grad_one(theta, T, d, k, B, y, grad):
     loss = 0.0
     for i in range(m):
         for t in range(T):
-            tok = B[i, t]
-            for j in range(d):
-                X[t, j] = theta[oE + tok * d + j] + theta[oP + t * d + j]
-        for j in range(d):
-            X[T, j] = theta[oE + 2 * d + j] + theta[oP + T * d + j]
-        for c in range(k):
-            acc = 0.0
-            for j in range(d):
-                acc += X[T, j] * theta[oQ + j * k + c]
-            q[c] = acc
+            toks[t] = B[i, t]
+        toks[T] = 0
         smax = -1e300
         for t in range(T + 1):
-            st = 0.0
-            for c in range(k):
-                acc = 0.0
-                for j in range(d):
-                    acc += X[t, j] * theta[oK + j * k + c]
-                Kt[t, c] = acc
-                st += acc * q[c]
-            a[t] = st * rs
+            a[t] = SE[toks[t], t]
             smax = max(smax, a[t])
         tot = 0.0
         for t in range(T + 1):
@@ -229,7 +255,7 @@ def _grad_one(theta, T, d, k, B, y, grad):
         for j in range(d):
             acc = 0.0
             for t in range(T + 1):
-                acc += a[t] * X[t, j]
+                acc += a[t] * XE[toks[t], t, j]
             xbar[j] = acc
         z = theta[oC]
         for c in range(k):
@@ -254,33 +280,38 @@ def _grad_one(theta, T, d, k, B, y, grad):
         sda = 0.0
         for t in range(T + 1):
             acc = 0.0
+            tok = toks[t]
             for j in range(d):
-                acc += X[t, j] * dxbar[j]
+                acc += XE[tok, t, j] * dxbar[j]
                 dX[t, j] = a[t] * dxbar[j]
             da[t] = acc
             sda += a[t] * acc
         for c in range(k):
             dq[c] = 0.0
         for t in range(T + 1):
+            tok = toks[t]
             ds = a[t] * (da[t] - sda)
             for c in range(k):
-                dq[c] += ds * Kt[t, c] * rs
-                dK = ds * q[c] * rs
+                dq[c] += ds * KE[tok, t, c] * rs
+                dKc = ds * q[c] * rs
                 for j in range(d):
-                    grad[oK + j * k + c] += X[t, j] * dK
-                    dX[t, j] += dK * theta[oK + j * k + c]
+                    gK[c, j] += XE[tok, t, j] * dKc
+                    dX[t, j] += dKc * WKT[c, j]
         for c in range(k):
             for j in range(d):
-                grad[oQ + j * k + c] += X[T, j] * dq[c]
+                grad[oQ + j * k + c] += XE[0, T, j] * dq[c]
                 dX[T, j] += theta[oQ + j * k + c] * dq[c]
         for t in range(T):
-            tok = B[i, t]
+            tok = toks[t]
             for j in range(d):
                 grad[oP + t * d + j] += dX[t, j]
                 grad[oE + tok * d + j] += dX[t, j]
         for j in range(d):
             grad[oP + T * d + j] += dX[T, j]
             grad[oE + 2 * d + j] += dX[T, j]
+    for j in range(d):
+        for c in range(k):
+            grad[oK + j * k + c] = gK[c, j]
     return loss / m
 
 

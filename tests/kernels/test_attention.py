@@ -260,6 +260,126 @@ def test_numba_kernel_matches_reference():
     assert np.max(np.abs(a - b)) < 1e-10 and np.max(np.abs(la - lb)) < 1e-10
 
 
+def _grad_one_per_sample(theta, T, d, k, B, y):
+    """The kernel's per-sample loops before its tables (plain Python floats: the same IEEE operations in the same
+    order, no contraction): every row, key and score recomputed for every sample."""
+    m = B.shape[0]
+    oE, oP = 0, 3 * d
+    oQ = oP + (T + 1) * d
+    oK = oQ + d * k
+    oV = oK + d * k
+    oU = oV + d * k
+    oC = oU + k
+    rs = 1.0 / math.sqrt(k)
+    th = [float(v) for v in theta]
+    grad = [0.0] * len(th)
+    loss = 0.0
+    for i in range(m):
+        X = [[th[oE + int(B[i, t]) * d + j] + th[oP + t * d + j] for j in range(d)] for t in range(T)]
+        X.append([th[oE + 2 * d + j] + th[oP + T * d + j] for j in range(d)])
+        q = []
+        for c in range(k):
+            acc = 0.0
+            for j in range(d):
+                acc += X[T][j] * th[oQ + j * k + c]
+            q.append(acc)
+        Kt, a = [], []
+        smax = -1e300
+        for t in range(T + 1):
+            st_, row = 0.0, []
+            for c in range(k):
+                acc = 0.0
+                for j in range(d):
+                    acc += X[t][j] * th[oK + j * k + c]
+                row.append(acc)
+                st_ += acc * q[c]
+            Kt.append(row)
+            a.append(st_ * rs)
+            smax = max(smax, a[t])
+        tot = 0.0
+        for t in range(T + 1):
+            a[t] = math.exp(a[t] - smax)
+            tot += a[t]
+        a = [v / tot for v in a]
+        xbar = []
+        for j in range(d):
+            acc = 0.0
+            for t in range(T + 1):
+                acc += a[t] * X[t][j]
+            xbar.append(acc)
+        z, h = th[oC], []
+        for c in range(k):
+            acc = 0.0
+            for j in range(d):
+                acc += xbar[j] * th[oV + j * k + c]
+            h.append(acc)
+            z += acc * th[oU + c]
+        mz = -float(y[i]) * z
+        loss += max(mz, 0.0) + math.log1p(math.exp(-abs(mz)))
+        dz = -float(y[i]) / (1.0 + math.exp(-mz)) / m
+        grad[oC] += dz
+        for c in range(k):
+            grad[oU + c] += dz * h[c]
+        dxbar = []
+        for j in range(d):
+            acc = 0.0
+            for c in range(k):
+                dh = dz * th[oU + c]
+                grad[oV + j * k + c] += xbar[j] * dh
+                acc += th[oV + j * k + c] * dh
+            dxbar.append(acc)
+        sda, da, dX = 0.0, [], [[0.0] * d for _ in range(T + 1)]
+        for t in range(T + 1):
+            acc = 0.0
+            for j in range(d):
+                acc += X[t][j] * dxbar[j]
+                dX[t][j] = a[t] * dxbar[j]
+            da.append(acc)
+            sda += a[t] * acc
+        dq = [0.0] * k
+        for t in range(T + 1):
+            ds = a[t] * (da[t] - sda)
+            for c in range(k):
+                dq[c] += ds * Kt[t][c] * rs
+                dK = ds * q[c] * rs
+                for j in range(d):
+                    grad[oK + j * k + c] += X[t][j] * dK
+                    dX[t][j] += dK * th[oK + j * k + c]
+        for c in range(k):
+            for j in range(d):
+                grad[oQ + j * k + c] += X[T][j] * dq[c]
+                dX[T][j] += th[oQ + j * k + c] * dq[c]
+        for t in range(T):
+            for j in range(d):
+                grad[oP + t * d + j] += dX[t][j]
+                grad[oE + int(B[i, t]) * d + j] += dX[t][j]
+        for j in range(d):
+            grad[oP + T * d + j] += dX[T][j]
+            grad[oE + 2 * d + j] += dX[T][j]
+    return loss / m, np.array(grad)
+
+
+@pytest.mark.parametrize("T,d,k,m", [(5, 4, 3, 11), (1, 2, 1, 3), (8, 3, 5, 9)])
+def test_numba_gradient_equals_per_sample_loops_bit_for_bit(T, d, k, m):
+    """The kernel's per-call tables of rows, keys and scores change no bit against recomputing them per sample."""
+    shp = TA.make_shapes(T, d, k)
+    B, y = _data(T, m, 7)
+    for theta in TA.init_params(T, d, k, [3, 4], init_scale=0.7):
+        L1, g1 = _grad_one_per_sample(theta, T, d, k, B, y)
+        L2, g2 = TA.loss_and_grad_numba(theta, shp, B, y)
+        assert L1 == L2 and g1.tobytes() == g2.tobytes()
+
+
+def test_forward_reference_embedding():
+    """forward_reference's in-place embedding equals gathering, adding and concatenating."""
+    T, d, k = 6, 4, 3
+    shp = TA.make_shapes(T, d, k)
+    B, _ = _data(T, 40, 3)
+    p = shp.unpack(TA.init_params(T, d, k, [5], init_scale=0.7)[0])
+    X = np.concatenate([p["E"][B] + p["P"][:T][None], (p["E"][2] + p["P"][T])[None, None, :].repeat(len(B), axis=0)], axis=1)
+    assert TA._embed(p, B).tobytes() == X.tobytes()
+
+
 def test_trainer_validation():
     shp = TA.make_shapes(4, 2, 2)
     theta0 = TA.init_params(4, 2, 2, [0])

@@ -13,6 +13,7 @@ from kernels.training.parity_transformer import (
     loss_and_grad_reference,
     parity_batch,
     parity_batch_reference,
+    parity_logits,
     train_parity_runs,
 )
 
@@ -69,3 +70,28 @@ def test_bad_arguments_are_named(kwargs, name):
     args.update(kwargs)
     with pytest.raises(ValueError, match=name):
         train_parity_runs(**args)
+
+
+@pytest.mark.parametrize("T, d, H, k, f, n", [(6, 16, 4, 4, 64, 512), (15, 8, 2, 4, 16, 33), (3, 4, 1, 4, 8, 1)])
+def test_logits_keys_and_values_from_the_row_table_bit_for_bit(T, d, H, k, f, n):
+    """parity_logits' keys and values, gathered from the 2 (T + 1) distinct rows, equal the einsum over all rows bit
+    for bit (so the logits do)."""
+    import math
+
+    shp = ParityShapes(T, d, H, k, f)
+    rng = np.random.default_rng(T * 100 + n)
+    theta = rng.normal(size=shp.size) * 0.5
+    bits = rng.integers(0, 2, size=(n, T))
+    z, cache = parity_logits(theta, shp, bits)
+    p, X = cache["p"], cache["X"]
+    assert np.array_equal(X[:, :T], p["E"][bits] + p["P"][:T])
+    for name, W in (("K", "WK"), ("V", "WV")):
+        direct = np.einsum("ntd,hdk->nhtk", X, p[W])
+        assert direct.tobytes() == cache[name].tobytes()
+    s = np.einsum("nhtk,nhk->nht", np.einsum("ntd,hdk->nhtk", X, p["WK"]), cache["q"]) / math.sqrt(k)
+    s = s - s.max(-1, keepdims=True)
+    a = np.exp(s)
+    a /= a.sum(-1, keepdims=True)
+    assert a.tobytes() == cache["a"].tobytes()
+    z2, cache2 = parity_logits(theta, shp, np.where(bits == 1, 1, 0).astype(np.int64))
+    assert z2.tobytes() == z.tobytes()

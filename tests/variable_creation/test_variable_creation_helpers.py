@@ -12,7 +12,7 @@ from verify.variable_creation.covering import (
     numeric_split_min,
 )
 from verify.variable_creation.definitions import exact_proper_cover, greedy_cover
-from verify.variable_creation.sample_complexity import first_identified, quantile_ci
+from verify.variable_creation.sample_complexity import first_identified, quantile_ci, truth_unique
 
 
 def test_basis_packing_formula_matches_execution():
@@ -52,6 +52,27 @@ def test_first_identified_is_a_valid_threshold():
         y = X[:, :3].all(axis=1)
         assert conjunction_unique(X[:m_star], y[:m_star], range(3))
         assert not conjunction_unique(X[: m_star - 1], y[: m_star - 1], range(3))
+
+
+@given(st.integers(3, 60), st.integers(0, 60), st.sampled_from([0.5, 0.5 ** (1 / 3), 0.9]), st.integers(0, 2**31 - 1))
+def test_truth_unique_is_conjunction_unique(T, m, p_bit, seed):
+    from kernels.sequence.attention import conjunction_unique
+
+    X = np.random.default_rng(seed).random((m, T)) < p_bit
+    y = X[:, :3].all(axis=1)
+    assert truth_unique(X, y, 3) == conjunction_unique(X, y, range(3))
+
+
+def test_truth_unique_on_the_quick_tier_sizes():
+    from kernels.sequence.attention import conjunction_unique
+
+    rng = np.random.default_rng(11)
+    for T in (16, 100, 1000):
+        for _ in range(4):
+            X = rng.random((100, T)) < 0.5 ** (1 / 3)
+            y = X[:, :3].all(axis=1)
+            for m in (0, 3, 10, 20, 30, 45, 60, 100):
+                assert truth_unique(X[:m], y[:m], 3) == conjunction_unique(X[:m], y[:m], range(3))
 
 
 def test_quantile_ci_brackets_the_quantile():

@@ -12,6 +12,7 @@ bound vs lower bound against T"), Def 4.1 packings (E1).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -120,15 +121,8 @@ def check_lemma_A_8(statement: SplitStatement, p, ctx) -> Verdict:
     attained and x_i is undefined, so the statement is read with alpha_i, beta_i > 0 (a typo-level
     reading; the lemma is used only with positive weights).
     """
-    rng = ctx.rng("instances")
     ev = Evidence("approx", rigor=Rigor.FLOAT)
-    for k in range(p["instances"]):
-        n = int(rng.integers(1, 7))
-        a = 10 ** rng.uniform(-3, 3, n)
-        b = 10 ** rng.uniform(-3, 3, n)
-        C = 10 ** rng.uniform(-2, 2)
-
-        best = numeric_split_min(a, b, C, rng)
+    for k, (n, a, b, C, best) in enumerate(_a8_instances(ctx.seed("instances"), p["instances"])):
         gamma = float(np.sum(a**statement.a_exp * b**statement.b_exp))
         claimed = statement.value(a, b, C) if statement.value is not None else gamma**statement.g_pow / C**statement.c_pow
         case = {"instance": k, "n": n, "C": C}
@@ -142,6 +136,25 @@ def check_lemma_A_8(statement: SplitStatement, p, ctx) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 # E10, E11: linear classes
 # ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4)
+def _a8_instances(seed: int, instances: int) -> tuple:
+    """Lemma A.8's random instances from the stream ``seed`` with their numerical minima (n, a, b, C, min; the draws of
+    the check, in its order: numeric_split_min draws its starts from the same stream).  Statement-independent: cached
+    for the mutants; arrays read-only."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    out = []
+    for _ in range(instances):
+        n = int(rng.integers(1, 7))
+        a = 10 ** rng.uniform(-3, 3, n)
+        b = 10 ** rng.uniform(-3, 3, n)
+        C = 10 ** rng.uniform(-2, 2)
+        best = numeric_split_min(a, b, C, rng)
+        a.setflags(write=False)
+        b.setflags(write=False)
+        out.append((n, a, b, C, best))
+    return tuple(out)
 
 
 def basis_packing_log(N: int, ratio: float) -> tuple[float, int]:
@@ -386,6 +399,14 @@ def selector_packing(T: int, s: int, gamma: float, m: int, eps: float, rng, exec
     return len(kept), mind, dev
 
 
+@functools.lru_cache(maxsize=8)
+def _cor_4_9_packings(seed: int, Ts: tuple, s: int, gamma: float, m: int, eps: float) -> tuple:
+    """selector_packing for every T of ``Ts`` in turn, from one stream ``seed`` (statement-independent: cached for
+    the mutant)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    return tuple(selector_packing(T, s, gamma, m, eps, rng) for T in Ts)
+
+
 @dataclass(frozen=True)
 class HeadCoverStatement:
     t_free: bool = False  # mutant: capacity bounded independently of T
@@ -447,14 +468,12 @@ def check_cor_4_9(statement: HeadCoverStatement, p, ctx) -> Verdict:
     (B_QK B_V)^(1/3) for the exponent 2/3, or eps^-1 for eps^-2, pass every packing (a gap of 10^7);
     only the T-dependence is testable, so the claim stays a mechanism check.
     """
-    rng = ctx.rng("packing")
     ev = Evidence("le", rigor=Rigor.MECHANISM)
     s, m, gamma, eps = p["s"], p["m"], 0.1, 0.4
     Ts = [T for T in (8, 16, 32, 64, 128, 256, 512, 1024) if T <= p["T_max"]]
     lows, ups = [], []
     frozen = None
-    for T in Ts:
-        size, mind, dev = selector_packing(T, s, gamma, m, eps, rng)
+    for T, (size, mind, dev) in zip(Ts, _cor_4_9_packings(ctx.seed("packing"), tuple(Ts), s, gamma, m, eps)):
         ev.add({"part": "fast route = executed forward pass (|diff| <= 1e-12)", "T": T, "max_diff": dev}, dev <= 1e-12, relation="true")
         low = math.log(size)
         R = math.log(8 * T / gamma)
@@ -503,6 +522,63 @@ def _nearest(F: np.ndarray, kept: list[int]) -> np.ndarray:
     return arg
 
 
+# Statement-independent parts of product_cover_gap, memoised on the bytes of their inputs: the printed statement and
+# the mutants of Theorem 4.6 run on the same parameter sets, and most of them use the same cover radii.
+_COVER_CACHE: dict = {}
+
+
+def _memo(key, compute):
+    if key not in _COVER_CACHE:
+        if len(_COVER_CACHE) >= 64:  # a claim run needs < 50 entries (Theorem 4.6: 6 parameter sets, <= 24 radii)
+            _COVER_CACHE.clear()
+        _COVER_CACHE[key] = compute()
+    return _COVER_CACHE[key]
+
+
+def _digest(*arrays) -> bytes:
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=20)
+    for a in arrays:
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        h.update(repr(a.shape).encode())
+        h.update(a.tobytes())
+    return h.digest()
+
+
+def _readonly(*arrays):
+    for a in arrays:
+        a.setflags(write=False)
+    return arrays
+
+
+def _head_data(X, WQK, WV):
+    """(S, Vv, B_in, Asm, H) of product_cover_gap (memoised)."""
+    def compute():
+        Kq, Kv = len(WQK), len(WV)
+        mm, TT = X.shape[0], X.shape[1]
+        xq = X[:, 0, :]
+        S = np.array([np.einsum("itd,id->it", X, xq @ W) for W in WQK]).reshape(Kq, mm * TT)
+        Vv = np.array([X @ W for W in WV])  # (Kv, m, T, k)
+        B_in = max(np.linalg.norm(W, 2) for W in WV)
+        Asm = np.array([softmax(sv.reshape(mm, TT), axis=1) for sv in S])
+        H = np.tanh(np.einsum("ait,bitk->abik", Asm, Vv))  # head outputs of every pair (theta_s, theta_in)
+        return _readonly(S, Vv, Asm, H) + (B_in,)
+
+    key = ("head", _digest(X, np.array(WQK), np.array(WV)))
+    S, Vv, Asm, H, B_in = _memo(key, compute)
+    return S, Vv, B_in, Asm, H, key
+
+
+def _cover_and_nearest(F: np.ndarray, radius: float):
+    """(greedy_packing(F, radius), _nearest of every row to it) (memoised)."""
+    def compute():
+        kept = greedy_packing(F, radius)
+        return tuple(kept), _readonly(_nearest(F, kept))[0]
+
+    return _memo(("cover", _digest(F), float(radius)), compute)
+
+
 def product_cover_gap(ev: Evidence, X, WQK, WV, scale_B: float, B_X: float, alpha: float, eps: float, C_norm: float, case: dict,
                       target: float = 1.0, value_alpha: float = 1.0):
     """Theorem 4.6's reduction executed on finite parameter sets: greedy proper covers of the scores
@@ -511,16 +587,11 @@ def product_cover_gap(ev: Evidence, X, WQK, WV, scale_B: float, B_X: float, alph
     head distance (max over sequences of the l2 norm, sigma = tanh) is recorded against eps."""
     Kq, Kv, k = len(WQK), len(WV), WV[0].shape[1]
     mm, TT = X.shape[0], X.shape[1]
-    xq = X[:, 0, :]
-    S = np.array([np.einsum("itd,id->it", X, xq @ W) for W in WQK]).reshape(Kq, mm * TT)
-    Vv = np.array([X @ W for W in WV])  # (Kv, m, T, k)
-    B_in = max(np.linalg.norm(W, 2) for W in WV)
-    Asm = np.array([softmax(sv.reshape(mm, TT), axis=1) for sv in S])
-    CS = greedy_packing(S, alpha * eps / (C_norm * B_in * scale_B))
-    CV = greedy_packing(Vv.reshape(Kv, mm * TT, k), (1 - value_alpha * alpha) * eps)
-    nS, nV = _nearest(S, CS), _nearest(Vv.reshape(Kv, mm * TT, k), CV)
-    H = np.tanh(np.einsum("ait,bitk->abik", Asm, Vv))  # head outputs of every pair (theta_s, theta_in)
-    dist = float(np.max(np.sqrt(np.sum((H - H[nS][:, nV]) ** 2, axis=3))))
+    S, Vv, B_in, Asm, H, key = _head_data(X, WQK, WV)
+    rS, rV = alpha * eps / (C_norm * B_in * scale_B), (1 - value_alpha * alpha) * eps
+    CS, nS = _cover_and_nearest(S, rS)
+    CV, nV = _cover_and_nearest(Vv.reshape(Kv, mm * TT, k), rV)
+    dist = _memo(("dist", key, float(rS), float(rV)), lambda: float(np.max(np.sqrt(np.sum((H - H[nS][:, nV]) ** 2, axis=3)))))
     ev.add(dict(case, B_X=B_X, alpha=alpha, **{"|C_S|": len(CS), "|C_in|": len(CV)}), dist, target * eps * (1 + 1e-9),
            part="product-cover")
 

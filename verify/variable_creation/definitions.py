@@ -4,6 +4,7 @@ head definitions (Defs 4.3, 4.4, E5), and the Section 4.5 lower bound / sensitiv
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from itertools import combinations
@@ -252,6 +253,33 @@ def check_cor_A_3(statement: CorA3Statement, p, ctx) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4)
+def _def_4_4_instances(seed: int, instances: int) -> tuple:
+    """The statement-independent part of Def 4.4's instances (cached: the printed statement and the mutants share it):
+    per instance (T, d, k, X, W_Q, W_K, W_V, W_C, the per-query loop form, the permutation, X with [CLS], the [CLS]
+    read-outs before and after permuting the other rows, the zero-score head's output), arrays read-only.  The draws
+    are those of the check's stream, in the same order."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    out = []
+    for _ in range(instances):
+        T, d, k = int(rng.integers(1, 33)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+        sc = 10 ** rng.uniform(-2, 1)
+        X = rng.normal(size=(T, d))
+        WQ, WK, WV, WC = (rng.normal(size=s) * sc for s in ((d, k), (d, k), (d, k), (k, d)))
+        loop = np.array([np.tanh(softmax(np.array([(X[t] @ WQ) @ (X[u] @ WK) for u in range(T)])) @ X @ WV) @ WC for t in range(T)])
+        perm = rng.permutation(T)
+        Xc = np.vstack([X, rng.normal(size=d)])
+        permc = np.r_[rng.permutation(T), T]
+        c1 = cls_readout(Xc, WQ, WK, WV, WC)[0]
+        c2 = cls_readout(Xc[permc], WQ, WK, WV, WC)[0]
+        avg = cls_readout(Xc, 0 * WQ, 0 * WK, WV, np.eye(k))[0]
+        arrays = (X, WQ, WK, WV, WC, loop, perm, Xc, c1, c2, avg)
+        for a in arrays:
+            a.setflags(write=False)
+        out.append((T, d, k) + arrays)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class HeadDefStatement:
     column_softmax: bool = False
@@ -316,7 +344,6 @@ def check_def_4_4(statement: HeadDefStatement, p, ctx) -> Verdict:
     row weight 1/(T+1), check e); the old checker could express neither.  All parts are identities
     (tolerance 1e-10), so no sharpness is recorded.
     """
-    rng = ctx.rng("instances")
     ev = Evidence("le", rigor=Rigor.FLOAT)
     worst = {}
 
@@ -324,22 +351,11 @@ def check_def_4_4(statement: HeadDefStatement, p, ctx) -> Verdict:
         S = (X @ WK) @ (X @ WQ).T if statement.transpose_scores else (X @ WQ) @ (X @ WK).T
         return softmax(S, axis=0) if statement.column_softmax else softmax(S, axis=1)
 
-    for _ in range(p["instances"]):
-        T, d, k = int(rng.integers(1, 33)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
-        sc = 10 ** rng.uniform(-2, 1)
-        X = rng.normal(size=(T, d))
-        WQ, WK, WV, WC = (rng.normal(size=s) * sc for s in ((d, k), (d, k), (d, k), (k, d)))
+    for T, d, k, X, WQ, WK, WV, WC, loop, perm, Xc, c1, c2, avg in _def_4_4_instances(ctx.seed("instances"), p["instances"]):
         Am = attn(X, WQ, WK)
         Y = np.tanh(Am @ X @ WV) @ WC
-        loop = np.array([np.tanh(softmax(np.array([(X[t] @ WQ) @ (X[u] @ WK) for u in range(T)])) @ X @ WV) @ WC for t in range(T)])
         scale = max(1.0, float(np.abs(Y).max()))
-        perm = rng.permutation(T)
         Yp = np.tanh(attn(X[perm], WQ, WK) @ X[perm] @ WV) @ WC
-        Xc = np.vstack([X, rng.normal(size=d)])
-        permc = np.r_[rng.permutation(T), T]
-        c1 = cls_readout(Xc, WQ, WK, WV, WC)[0]
-        c2 = cls_readout(Xc[permc], WQ, WK, WV, WC)[0]
-        avg = cls_readout(Xc, 0 * WQ, 0 * WK, WV, np.eye(k))[0]
         for key, val in (("(a) matrix form = loop form", np.abs(Y - loop).max() / scale),
                          ("(b) |row sums - 1|", np.abs(Am.sum(axis=1) - 1).max()),
                          ("(c) equivariance", np.abs(Yp - Y[perm]).max() / scale),

@@ -18,6 +18,7 @@ every failure seen (errors of size |f| ~ 1).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 from itertools import product
@@ -408,6 +409,19 @@ def _bag_vector_sup(head, T, I, rng):
     return err, outs
 
 
+@functools.lru_cache(maxsize=64)
+def _a23_R(T: int, I: tuple, gamma: float) -> float:
+    """Lemma A.23's R: bisection (60 halvings of [0, 40]) for the bag head's error at 0.95 gamma/4 on the 2^s patterns
+    (outside bits from default_rng(0)); statement-independent, so cached for the mutants."""
+    I = list(I)
+    lo, hi = 0.0, 40.0  # bisection on R: error decreasing in R
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        err, _ = _bag_vector_sup(selector_head_bag(T, I, 0.5, R=mid, vector_output=True), T, I, np.random.default_rng(0))
+        lo, hi = (mid, hi) if err > 0.95 * gamma / 4 else (lo, mid)
+    return hi
+
+
 @claim(
     id="thesis_ch4.lemma_A.23",
     source=SOURCE,
@@ -482,11 +496,7 @@ def check_lemma_A_23(statement: MonotoneMlpStatement, p, ctx) -> Verdict:
         G = [[Fraction(b - 1, sum(pat) + 1) for b in pat] for pat in pats]
         gap = min(max(abs(x - y) for x, y in zip(G[i], G[j])) for i in range(len(G)) for j in range(i))
         ev.add({"s": s, "part": "g' is (1/s)-injective (exact)"}, Fraction(1, s), gap)
-        lo, hi = 0.0, 40.0  # bisection on R: error decreasing in R
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            err, _ = _bag_vector_sup(selector_head_bag(T, I, 0.5, R=mid, vector_output=True), T, I, np.random.default_rng(0))
-            lo, hi = (mid, hi) if err > 0.95 * gamma / 4 else (lo, mid)
+        hi = _a23_R(T, tuple(I), gamma)
         head = selector_head_bag(T, I, 0.5, R=hi, vector_output=True)
         err, outs = _bag_vector_sup(head, T, I, rng)
         ev.add({"s": s, "T": T, "R": round(hi, 4), "part": "hypothesis: head error <= gamma/4"}, err, gamma / 4)

@@ -33,17 +33,53 @@ CONTRACT_AUDITED = True
 P_BIT = 0.5 ** (1 / 3)
 
 
+def truth_unique(Xb: np.ndarray, y: np.ndarray, s: int) -> bool:
+    """Whether {0, ..., s-1} is the only s-set J with AND_J x = y on every sample, for labels y = AND over {0, ..., s-1}
+    (so that set is consistent): the answer of kernels.sequence.attention.conjunction_unique (which it is tested
+    against, tests/variable_creation), found by a search instead of enumerating every s-subset of the candidates.
+    A consistent J is a set of s candidates (1 on every positive) that contains a 0 of every negative: branch on the
+    zeros of the first negative not yet hit (bit masks as Python ints); stop at the first J other than the truth."""
+    cand = np.flatnonzero(np.all(Xb[y], axis=0)) if y.any() else np.arange(Xb.shape[1])
+    c = cand.size
+    truth = frozenset(int(i) for i in np.searchsorted(cand, np.arange(s)))  # the truth's places among the candidates
+    zeros = ~Xb[~y][:, cand]  # (negatives, candidates)
+    n_neg = zeros.shape[0]
+    packed = np.ascontiguousarray(np.packbits(zeros, axis=0, bitorder="little").T)  # (candidates, bytes)
+    hits: dict = {}  # candidate -> bit mask of the negatives it hits (computed when first needed)
+    everything = (1 << n_neg) - 1
+
+    def hit(e: int) -> int:
+        if e not in hits:
+            hits[e] = int.from_bytes(packed[e].tobytes(), "little")
+        return hits[e]
+
+    def other(chosen: frozenset, left: int) -> bool:  # some consistent J != truth contains `chosen`
+        need = s - len(chosen)
+        if not left:  # every negative is hit: complete with any need of the other candidates
+            if need == 0:
+                return chosen != truth
+            free = c - len(chosen)
+            if math.comb(free, need) != 1:
+                return free > need
+            return chosen | frozenset(range(c)) != truth  # the one completion: every candidate
+        if need == 0:
+            return False
+        r = (left & -left).bit_length() - 1  # the first negative not hit
+        return any(other(chosen | {e}, left & ~hit(e)) for e in np.flatnonzero(zeros[r]).tolist() if e not in chosen)
+
+    return not other(frozenset(), everything)
+
+
 def first_identified(rng, T: int, m_max: int, s: int = 3) -> int:
     """m* for one trial (m_max + 1 if not identified within m_max samples)."""
     X = rng.random((m_max, T)) < P_BIT
     y = np.all(X[:, :s], axis=1)
-    truth = range(s)
-    if not conjunction_unique(X, y, truth):
+    if not truth_unique(X, y, s):
         return m_max + 1
     lo, hi = 0, m_max  # identified at hi, not at lo
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if conjunction_unique(X[:mid], y[:mid], truth):
+        if truth_unique(X[:mid], y[:mid], s):
             hi = mid
         else:
             lo = mid

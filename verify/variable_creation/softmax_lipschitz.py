@@ -499,6 +499,28 @@ def check_lemma_A_14(statement: LemmaA14Statement, p, ctx) -> Verdict:
 # ---------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4)
+def _a13_instances(seed: int, instances: int) -> tuple:
+    """Lemma A.13's random instances from the stream ``seed`` (the check's draws, in its order): per instance
+    (T, d, k, left side, ||W_V||_2, max-row ||Z (W_QK - W_QK')^T||, max-row ||Z (W_V - W_V')||).  Statement-independent:
+    cached for the mutants."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    out = []
+    for _ in range(instances):
+        T, d, k = int(rng.integers(2, 31)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+        Z = project_unit_ball(rng.normal(size=(T, d)) * rng.uniform(0.2, 2))
+        WQ, WK = (rng.normal(size=(d, k)) * _rand_scale(rng, -1, 1.5) for _ in range(2))
+        WV = rng.normal(size=(d, k)) * _rand_scale(rng, -1, 1.5)
+        e = _rand_scale(rng, -4, 0)
+        WQ2, WK2 = WQ + rng.normal(size=(d, k)) * e, WK + rng.normal(size=(d, k)) * e
+        WV2 = WV if rng.random() < 0.5 else WV + rng.normal(size=(d, k)) * e
+        lhs = np.linalg.norm(self_attention(Z, WQ, WK, WV) - self_attention(Z, WQ2, WK2, WV2), axis=1).max()
+        dqk = np.linalg.norm(Z @ (WQ @ WK.T - WQ2 @ WK2.T).T, axis=1).max()
+        dv = np.linalg.norm(Z @ (WV - WV2), axis=1).max()
+        out.append((T, d, k, lhs, np.linalg.norm(WV, 2), dqk, dv))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class LemmaA13Statement:
     c_qk: float = 2.0  # coefficient of the QK term
@@ -557,7 +579,6 @@ def check_lemma_A_13(statement: LemmaA13Statement, p, ctx) -> Verdict:
     Second reader, near-boundary: the right side x 0.99 (false at the new identical-rows, V-only case,
     where both sides are the same norm: sharpness 1.0); not expressible before.
     """
-    rng = ctx.rng("instances")
     ev = Evidence("le", rigor=Rigor.FLOAT)
 
     def sides(Z, WQ, WK, WV, WQ2, WK2, WV2):
@@ -580,15 +601,11 @@ def check_lemma_A_13(statement: LemmaA13Statement, p, ctx) -> Verdict:
     lhs, rhs = sides(Z, WQ, WK, WV, WQ, WK2, WV)
     ev.add({"part": "two opposite tokens, QK-only change, ||W_V|| = 50"}, lhs, rhs * (1 + REL), part="bound")
     worst = None
-    for _ in range(p["instances"]):
-        T, d, k = int(rng.integers(2, 31)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
-        Z = project_unit_ball(rng.normal(size=(T, d)) * rng.uniform(0.2, 2))
-        WQ, WK = (rng.normal(size=(d, k)) * _rand_scale(rng, -1, 1.5) for _ in range(2))
-        WV = rng.normal(size=(d, k)) * _rand_scale(rng, -1, 1.5)
-        e = _rand_scale(rng, -4, 0)
-        WQ2, WK2 = WQ + rng.normal(size=(d, k)) * e, WK + rng.normal(size=(d, k)) * e
-        WV2 = WV if rng.random() < 0.5 else WV + rng.normal(size=(d, k)) * e
-        lhs, rhs = sides(Z, WQ, WK, WV, WQ2, WK2, WV2)
+    # the random instances' statement-independent quantities are cached (_a13_instances); the right side is formed
+    # here with the statement's constants, in the same order of operations as sides()
+    for T, d, k, lhs, nWV, dqk, dv in _a13_instances(ctx.seed("instances"), p["instances"]):
+        f = nWV if statement.use_WV else 1.0
+        rhs = statement.rhs_factor * (statement.c_qk * f * dqk + dv)
         ratio = lhs / rhs if rhs > 0 else (np.inf if lhs > 0 else 0.0)
         if worst is None or ratio > worst[0]:
             worst = (ratio, T, d, k, lhs, rhs)

@@ -113,10 +113,14 @@ def bootstrap_fits(rng, samples: list[np.ndarray], Ts, q: float = 0.8, reps: int
     offset family (smallest SSE among MODELS); returns the 95% percentile interval of alpha and the
     fraction of replicates each family wins."""
     alphas, wins = [], {k: 0 for k in MODELS}
+    fits: dict = {}  # thresholds -> (alpha, winning family): replicates repeat threshold vectors (the same numbers)
     for _ in range(reps):
         thr = [float(np.sort(rng.choice(s, size=len(s)))[int(np.ceil(q * len(s))) - 1]) for s in samples]
-        alphas.append(power_exponent(Ts, thr))
-        wins[min(MODELS, key=lambda k: fit_sse(Ts, thr, k)[2])] += 1
+        key = tuple(thr)
+        if key not in fits:
+            fits[key] = (power_exponent(Ts, thr), min(MODELS, key=lambda k: fit_sse(Ts, thr, k)[2]))
+        alphas.append(fits[key][0])
+        wins[fits[key][1]] += 1
     lo, hi = np.quantile(alphas, [0.025, 0.975])
     return {"alpha_ci95": (float(lo), float(hi)), "win_fraction": {k: v / reps for k, v in wins.items()}}
 
