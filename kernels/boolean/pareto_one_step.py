@@ -314,12 +314,14 @@ def truncation_success_counts(n: int, k: int, s: int, ms, trials: int, gamma: fl
     target[s:k] = True
     rng = np.random.default_rng(np.random.SeedSequence([seed, n, k, s]))
     counts = np.zeros(len(ms), dtype=np.int64)
-    idx = np.array(ms) - 1
+    starts = np.array([0] + ms[:-1])  # sample block j is rows ms[j-1] .. ms[j]-1 of the stream
     for _ in range(trials):
         X = (1 - 2 * rng.integers(0, 2, size=(ms[-1], n), dtype=np.int8)).astype(np.int32)
         y = np.prod(X[:, :k], axis=1)
         coef = y * (X @ w > 0)
-        G = np.cumsum(coef[:, None] * X, axis=0)[idx]  # (len(ms), n) integer partial sums
+        # (len(ms), n) integer partial sums over the first m rows: the block sums, accumulated (exact integers, the
+        # values of the full running sum at rows m - 1, without writing the running sum of every row)
+        G = np.cumsum(np.add.reduceat(coef[:, None] * X, starts, axis=0), axis=0)
         kept = np.abs(G) > gamma * np.array(ms)[:, None]
         counts += np.all(kept == target, axis=1)
     return counts

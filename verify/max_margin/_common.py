@@ -122,6 +122,20 @@ def cyclic_game(p: int) -> float:
 
 
 @cache
+def group_game(name: str, irreps: tuple | None = None) -> float:
+    """Value of the finite game X2 of ``name`` over all non-trivial irreps (``irreps`` None) or over the given
+    irrep indices (cached: statement-independent, shared by the printed statement and the mutants)."""
+    return K.game_value(K.group_game_matrix(group(name), None if irreps is None else list(irreps)))[0]
+
+
+@cache
+def group_game_drop_one(name: str) -> float:
+    """The best game value of ``name`` with one non-trivial irrep removed (-inf for a single one; cached)."""
+    nontriv = list(range(1, len(group(name).irreps)))
+    return max(group_game(name, tuple(r for r in nontriv if r != x)) for x in nontriv) if len(nontriv) > 1 else -math.inf
+
+
+@cache
 def cyclic_best_block_network(p: int) -> float:
     """Normalized margin (exhaustive) of the block network with the X1 LP weights (cached)."""
     import math
