@@ -81,6 +81,13 @@ class GoodProbabilityBound:
 _PRINTED_C2 = GoodProbabilityBound()
 
 
+@functools.lru_cache(maxsize=None)
+def _p_good(n: int, k: int, s: int) -> Fraction:
+    """p_good_oversparse(n, k, s), cached (an exact Fraction, immutable): the printed statement and the mutants of
+    Lemma C.2 scan the same (n, k, s) grid."""
+    return p_good_oversparse(n, k, s)
+
+
 @functools.lru_cache(maxsize=4)
 def _good_enumerated(n_enum: int) -> tuple:
     """(n, k, s, the fraction of s-subsets of [n] containing [k] by enumeration, p_good_oversparse(n, k, s)) for
@@ -160,13 +167,13 @@ def check_good_probability(statement: GoodProbabilityBound, p, ctx) -> Verdict:
         for n in range(max(statement.s_min(k), 1), p["n_max"] + 1):
             best = None
             for s in range(statement.s_min(k), n + 1):
-                ratio = p_good_oversparse(n, k, s) / statement.lower(n, k, s)
+                ratio = _p_good(n, k, s) / statement.lower(n, k, s)
                 if best is None or ratio < best[0]:
                     best = (ratio, s)
             if best is None:
                 continue
             s = best[1]
-            ev.add({"n": n, "k": k, "s": s, "ratio p/lower": float(best[0])}, p_good_oversparse(n, k, s), statement.lower(n, k, s),
+            ev.add({"n": n, "k": k, "s": s, "ratio p/lower": float(best[0])}, _p_good(n, k, s), statement.lower(n, k, s),
                    part="bound")
     return ev.verdict()
 
