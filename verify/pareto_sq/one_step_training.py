@@ -93,22 +93,18 @@ def _inits_at_width(r: int, count: int, base_init: int) -> tuple[tuple[OneStepIn
 def _uncovered_positive_counts(active: np.ndarray, index: np.ndarray, masks: np.ndarray, y_cube: np.ndarray) -> np.ndarray:
     """For each initialisation (row of ``masks``): #{x : y(x) > 0, no copy of its neurons active at x}.
 
-    Exact integer counts, the same as summing ``(y > 0) & ~covered`` over the cube: the activity of each
-    support column is packed into bits (one bit per cube point) and the columns of an initialisation are
-    OR-ed word-wise.
+    Exact integer counts, the same as summing ``(y > 0) & ~covered`` over the cube: an initialisation covers x iff
+    one of its supports has a copy active at x, so with P[i, j] = 1[support j is among initialisation i's] and
+    A[j, x] = 1[a copy of support j is active at x], x is uncovered iff (P A)[i, x] = 0.  The product counts at
+    most C(n, s) = 220 ones per entry, exact in float32.
     """
     half = active.shape[1] // 2
-    words = np.packbits(active, axis=0, bitorder="little").T.copy().view(np.uint64)  # (columns, 2^n / 64)
-    ypos = np.packbits(y_cube > 0, bitorder="little").view(np.uint64)
+    act = active[y_cube > 0]
+    act = (act[:, :half] | act[:, half:]).astype(np.float32)  # (positive points, supports)
     cols = index[masks]  # (inits, r/2)
-    counts = np.empty(len(masks), dtype=np.int64)
-    # a block of initialisations at a time (OR is exact, so the blocking changes no count): ~2^21 words per gather
-    block = max(1, (1 << 21) // max(1, cols.shape[1] * words.shape[1]))
-    for a in range(0, len(cols), block):
-        c = cols[a:a + block]
-        covered = np.bitwise_or.reduce(words[c], axis=1) | np.bitwise_or.reduce(words[c + half], axis=1)
-        counts[a:a + block] = np.bitwise_count(ypos & ~covered).sum(axis=1, dtype=np.int64)
-    return counts
+    present = np.zeros((len(masks), half), dtype=np.float32)
+    present[np.arange(len(masks))[:, None], cols] = 1.0
+    return np.count_nonzero(present @ act.T == 0, axis=1).astype(np.int64)
 
 
 @functools.lru_cache(maxsize=64)
