@@ -32,6 +32,7 @@ from kernels.boolean.pareto_one_step import (
     step_size,
     truncation_success_counts,
 )
+from kernels.training._common import single_threaded_blas
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
@@ -70,10 +71,12 @@ def _population_activity(X_cube, y_cube, eta: float, weight_decay: float) -> tup
     W0[np.arange(len(supports))[:, None], supports] = 1.0
     beta0 = float(bias_values(K)[0])
     init = OneStepInit(supports, W0, np.full(len(supports), beta0), np.ones(len(supports)))
-    W, b = one_step_weights(init, X_cube, y_cube, eta, weight_decay=weight_decay)
+    with single_threaded_blas():  # one BLAS thread: no spinning idle OpenBLAS threads (same values)
+        W, b = one_step_weights(init, X_cube, y_cube, eta, weight_decay=weight_decay)
+        active = hidden_features(X_cube, W, b) > 0
     index = np.full(1 << N, -1, dtype=np.int64)
     index[np.sum(1 << supports, axis=1)] = np.arange(len(supports))
-    return hidden_features(X_cube, W, b) > 0, index
+    return active, index
 
 
 @functools.lru_cache(maxsize=8)
@@ -104,7 +107,9 @@ def _uncovered_positive_counts(active: np.ndarray, index: np.ndarray, masks: np.
     cols = index[masks]  # (inits, r/2)
     present = np.zeros((len(masks), half), dtype=np.float32)
     present[np.arange(len(masks))[:, None], cols] = 1.0
-    return np.count_nonzero(present @ act.T == 0, axis=1).astype(np.int64)
+    with single_threaded_blas():  # exact either way; one thread spares the spinning of idle OpenBLAS threads
+        hits = present @ act.T
+    return np.count_nonzero(hits == 0, axis=1).astype(np.int64)
 
 
 @functools.lru_cache(maxsize=64)
