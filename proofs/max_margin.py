@@ -63,20 +63,22 @@ def b5_residual(p: int, *, conjugate: bool = True, factor: sp.Expr | None = None
     v = sp.symbols(f"v0:{p}")
     w = sp.symbols(f"w0:{p}")
     factor = sp.Rational(2, (p - 1) * p * p) if factor is None else factor
-    lhs = 0
+    # the sums are built with one sp.Add each (a running ``+=`` re-sorts the growing sum at every term); the
+    # expanded result is the same canonical expression
+    lhs_terms = []
     for a in range(p):
         for b in range(p):
             c0 = (a + b) % p
-            wt = w[c0] - sp.Rational(1, p - 1) * sum(w[c] for c in range(p) if c != c0)
-            lhs += (u[a] + v[b]) ** 2 * wt
-    lhs = sp.expand(lhs / p**2)
-    rhs = 0
+            wt = w[c0] - sp.Rational(1, p - 1) * sp.Add(*[w[c] for c in range(p) if c != c0])
+            lhs_terms.append((u[a] + v[b]) ** 2 * wt)
+    lhs = sp.expand(sp.Add(*lhs_terms) / p**2)
+    rhs_terms = []
     for a in range(p):
         for b in range(p):
             for c in range(p):
                 delta = a + b - c if conjugate else a + b + c
-                rhs += u[a] * v[b] * w[c] * _interference(p, delta)
-    return sp.expand(lhs - factor * rhs)
+                rhs_terms.append(u[a] * v[b] * w[c] * _interference(p, delta))
+    return sp.expand(lhs - factor * sp.Add(*rhs_terms))
 
 
 @cache

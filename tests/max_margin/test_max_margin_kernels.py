@@ -138,6 +138,8 @@ def test_proofs():
     assert PR.root_of_unity_sum_residual() == (0, 0)
     assert PR.b5_residual(3) == 0 and PR.b5_residual(4) == 0
     assert PR.b5_residual(3, conjugate=False) != 0
+    # the wrong identity's residual: its number of terms (the case value of fourier_identity_D3's mutant w(j)) at p = 3..5
+    assert [len(PR.b5_residual(q, conjugate=False).as_ordered_terms()) for q in (3, 4, 5)] == [12, 16, 40]
     assert PR.cyclic_gamma_chain_residual() == 0
     assert PR.group_construction_residual() == 0
     assert PR.parity_gamma_residual() == 0
@@ -186,3 +188,13 @@ def test_trainer_cuda_detects_divergence_between_record_steps():
         assert r.diverged_at == 8 and list(r.record_steps) == [0, 5], r
         assert np.all(np.isfinite(r.loss))
     assert not np.all(np.isfinite(res[2].U)) or not np.all(np.isfinite(res[2].W))
+
+
+def test_cyclic_run_cache_ignores_how_defaults_are_passed():
+    """verify.max_margin.training.cyclic_run: a call naming its defaults reads the run of a call that does not."""
+    from verify.max_margin import training as T
+
+    a = T.cyclic_run(5, 4, 10)
+    assert T.cyclic_run(5, 4, 10, backend="cpu") is a
+    assert T.cyclic_run(5, 4, 10, lam=1e-4, seed=T.SEED) is a
+    assert T.cyclic_run(5, 4, 11) is not a

@@ -170,3 +170,47 @@ def test_truncation_validation(kwargs, name):
     args = {"n": 13, "k": 4, "s": 2, "ms": [2, 4], "trials": 2, "gamma": 0.1, "seed": 0} | kwargs
     with pytest.raises(ValueError, match=f"argument '{name}'"):
         truncation_success_counts(**args)
+
+
+def test_truncation_success_counts_equal_running_sum_reference():
+    """The block sums accumulated at the grid points equal the running sum of every row read at rows m - 1 (the
+    formulation before the block sums; exact integers, so the counts agree bit for bit)."""
+    from kernels.boolean.oversparse import undersparse_weights, xi_rel
+    from kernels.boolean.pareto_one_step import truncation_success_counts
+
+    def reference(n, k, s, ms, trials, gamma, seed):
+        w = undersparse_weights(n, list(range(s))).astype(np.int64)
+        target = np.zeros(n, dtype=bool)
+        target[s:k] = True
+        rng = np.random.default_rng(np.random.SeedSequence([seed, n, k, s]))
+        counts = np.zeros(len(ms), dtype=np.int64)
+        for _ in range(trials):
+            X = (1 - 2 * rng.integers(0, 2, size=(ms[-1], n), dtype=np.int8)).astype(np.int32)
+            y = np.prod(X[:, :k], axis=1)
+            G = np.cumsum((y * (X @ w > 0))[:, None] * X, axis=0)[np.array(ms) - 1]
+            counts += np.all((np.abs(G) > gamma * np.array(ms)[:, None]) == target, axis=1)
+        return counts
+
+    for n, k, s, ms, gamma_frac in ((13, 4, 2, [1, 2, 7, 30, 31, 200], 0.5), (19, 4, 2, [3, 50, 400], 0.3),
+                                    (15, 6, 4, [1, 90], 0.7)):
+        gamma = float(abs(xi_rel(n, k, s))) * gamma_frac
+        np.testing.assert_array_equal(truncation_success_counts(n, k, s, ms, 9, gamma, 11),
+                                      reference(n, k, s, ms, 9, gamma, 11))
+
+
+def test_uncovered_positive_counts_equal_cube_sums():
+    """verify.pareto_sq.one_step_training._uncovered_positive_counts (bit-packed, blocks of initialisations) equals
+    the direct count #{x : y(x) > 0, no copy of an initialisation's neurons active at x} over the cube."""
+    from verify.pareto_sq import one_step_training as OS
+
+    X, y = OS._cube(OS.N)
+    eta = float(step_size(OS.K, OS.S))
+    for weight_decay in (1.0, 0.0):
+        active, index = OS._population_activity(X, y, eta, weight_decay)
+        half = active.shape[1] // 2
+        for r in (4, 64, 1024):
+            _, masks, _ = OS._inits_at_width(r, 7, 123)
+            got = OS._uncovered_positive_counts(active, index, masks, y)
+            cols = index[masks]
+            want = [int(np.sum((y > 0) & ~np.any(active[:, c] | active[:, c + half], axis=1))) for c in cols]
+            assert got.tolist() == want

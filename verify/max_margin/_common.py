@@ -10,6 +10,13 @@ import numpy as np
 
 from kernels.algebra import margin as K
 from kernels.algebra.groups import group_by_name
+from kernels.training._common import single_threaded_blas
+
+# The numerical single-neuron maxima (L-BFGS-B on vectors of 3|G| <= 72 entries) run with ONE BLAS thread
+# (kernels.training._common.single_threaded_blas): the vectors are far below OpenBLAS's threading thresholds, so
+# the values are those of any thread count, but a multi-threaded OpenBLAS keeps its idle threads spinning between
+# the thousands of tiny calls -- measured on the loaded 2-core machine, Lemma D.13's quick tier took 2.9 CPU s with
+# the default 2 BLAS threads and 0.1 with one.
 
 #: relative tolerance of float64 cross-route equalities of exhaustive sums: the tables have at most
 #: 113^3 ~ 1.4e6 entries with O(p) summands each, so accumulated rounding stays below 1e-13 relative;
@@ -43,7 +50,8 @@ def cyclic_construction_margin(p: int) -> dict:
 def cyclic_single_max(p: int, restarts: int, seed: int) -> tuple:
     """Numerical max of E_unif psi' over the unit sphere of R^{3p} (uniform tau)."""
     tau = np.r_[0.0, np.full(p - 1, 1.0 / (p - 1))]
-    best, z, vals = K.single_neuron_max(K.cyclic_table(p), tau, restarts=restarts, rng=np.random.default_rng(seed))
+    with single_threaded_blas():  # one BLAS thread: see the note above RTOL_EXACT
+        best, z, vals = K.single_neuron_max(K.cyclic_table(p), tau, restarts=restarts, rng=np.random.default_rng(seed))
     return best, z, vals
 
 
@@ -64,7 +72,8 @@ def group_single_max(name: str, tau_kind: str, restarts: int, seed: int) -> tupl
         tau = K.tau_from_classes(G, K.lemma_d14_tau(G))
     else:
         tau = np.r_[0.0, np.full(G.order - 1, 1.0 / (G.order - 1))]
-    best, z, vals = K.single_neuron_max(G.mul, tau, restarts=restarts, rng=np.random.default_rng(seed))
+    with single_threaded_blas():  # one BLAS thread: see the note above RTOL_EXACT
+        best, z, vals = K.single_neuron_max(G.mul, tau, restarts=restarts, rng=np.random.default_rng(seed))
     return best, z, vals
 
 
@@ -100,15 +109,17 @@ def single_max_class_tau(name: str, tau_class: tuple, restarts: int, seed: int) 
     """Numerical single-neuron max for class weights tau_class (cached: statement-independent)."""
     G = group(name)
     tau = K.tau_from_classes(G, np.array(tau_class))
-    best, z, _ = K.single_neuron_max(G.mul, tau, restarts=restarts, rng=np.random.default_rng([SINGLE_SEED, seed]))
+    with single_threaded_blas():  # one BLAS thread: see the note above RTOL_EXACT
+        best, z, _ = K.single_neuron_max(G.mul, tau, restarts=restarts, rng=np.random.default_rng([SINGLE_SEED, seed]))
     return best, z
 
 
 @cache
 def parity_single_max_point(n: int, k: int, restarts: int) -> tuple:
     """Numerical single-neuron max and maximizer for (n, k)-parity, S = first k coordinates (cached)."""
-    return K.parity_single_neuron_max(n, k, list(range(k)), restarts=restarts,
-                                      rng=np.random.default_rng([SINGLE_SEED, n, k]))
+    with single_threaded_blas():  # one BLAS thread: see the note above RTOL_EXACT
+        return K.parity_single_neuron_max(n, k, list(range(k)), restarts=restarts,
+                                          rng=np.random.default_rng([SINGLE_SEED, n, k]))
 
 
 def parity_single_max(n: int, k: int, restarts: int) -> float:
@@ -119,6 +130,20 @@ def parity_single_max(n: int, k: int, restarts: int) -> float:
 def cyclic_game(p: int) -> float:
     """Value of the finite game X1 for Z_p (cached)."""
     return K.cyclic_game_value(p)
+
+
+@cache
+def group_game(name: str, irreps: tuple | None = None) -> float:
+    """Value of the finite game X2 of ``name`` over all non-trivial irreps (``irreps`` None) or over the given
+    irrep indices (cached: statement-independent, shared by the printed statement and the mutants)."""
+    return K.game_value(K.group_game_matrix(group(name), None if irreps is None else list(irreps)))[0]
+
+
+@cache
+def group_game_drop_one(name: str) -> float:
+    """The best game value of ``name`` with one non-trivial irrep removed (-inf for a single one; cached)."""
+    nontriv = list(range(1, len(group(name).irreps)))
+    return max(group_game(name, tuple(r for r in nontriv if r != x)) for x in nontriv) if len(nontriv) > 1 else -math.inf
 
 
 @cache

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from kernels.algebra import margin as K
+from kernels.training._common import single_threaded_blas
 from kernels.training.quadratic_margin import train_quadratic_margin
 
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Status, Verdict, claim
@@ -57,7 +58,8 @@ def irrep_powers(G, X: np.ndarray) -> np.ndarray:
     """Normalized power of each row of X per irrep (rows sum to 1), in the orthonormal basis
     sqrt(d/|G|) rho_(n,i,j) (Sec. 7.6.1); shape (rows, irreps)."""
     Bs, onehot = _scaled_basis(G.name)
-    pw = ((X @ Bs.T) ** 2) @ onehot  # (rows, irreps)
+    with single_threaded_blas():  # one BLAS thread: no spinning idle threads (verify/max_margin/_common.py)
+        pw = ((X @ Bs.T) ** 2) @ onehot  # (rows, irreps)
     return pw / np.maximum(pw.sum(1, keepdims=True), 1e-300)
 
 

@@ -15,6 +15,8 @@ from ._common import (
     RTOL_OPT,
     SINGLE_SEED,
     group,
+    group_game,
+    group_game_drop_one,
     group_construction_info,
     group_single_max,
     irrep_power,
@@ -324,12 +326,10 @@ def check_theorem_7_9(st, p, ctx) -> Verdict:
             truth = K.cyclic_game_value(q)
             ev.add({"group": name, "route": "gamma*(Z_p) (game X1) / formula"}, truth / form, 1.0)
             continue
-        game = K.game_value(K.group_game_matrix(G))[0]
+        game = group_game(name)
         ev.add({"group": name, "route": "game value / formula", "condition max": cond}, game / form, 1.0)
         if cond < 0:
-            nontriv = list(range(1, len(G.irreps)))
-            worst = max(K.game_value(K.group_game_matrix(G, [r for r in nontriv if r != x]))[0] for x in nontriv) \
-                if len(nontriv) > 1 else -math.inf
+            worst = group_game_drop_one(name)
             ev.add({"group": name, "part": "all_used", "best value without one irrep / gamma*": worst / game},
                    worst < game * (1 - 1e-9), relation="true")
         if G.order <= 120:
@@ -415,10 +415,8 @@ def check_all_irreps(st, p, ctx) -> Verdict:
                                 want[base + mm * d + l1, base + l2 * d + mm, base + l1 * d + l2] += G.order**2 / d**2
             dev = float(np.abs(T - want).max())
             ev.add({"group": name, "part": "3-D transform of 1[ab=c]", "max deviation": dev}, dev <= 1e-9 * G.order**2)
-        full = K.game_value(K.group_game_matrix(G))[0]
-        nontriv = list(range(1, len(G.irreps)))
-        worst = max(K.game_value(K.group_game_matrix(G, [r for r in nontriv if r != x]))[0] for x in nontriv) \
-            if len(nontriv) > 1 else -np.inf
+        full = group_game(name)
+        worst = group_game_drop_one(name)
         drop = worst < full * (1 - 1e-9)
         ev.add({"group": name, "part": "best game value without one irrep / gamma*", "ratio": worst / full},
                drop if st["needs_all"] else not drop)
@@ -590,7 +588,7 @@ def check_group_game(st, p, ctx) -> Verdict:
     names += ["S3", "S4", "S5", "S3xZ2", "S3xS3", "A5", "S6"]
     for name in names:
         G = group(name)
-        val = K.game_value(K.group_game_matrix(G))[0]
+        val = group_game(name)
         form = _formula(G.dims)
         cond = bool(condition_values(G).max() < 0)
         if cond or not st["condition_matters"]:

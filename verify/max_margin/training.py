@@ -39,8 +39,15 @@ SEED = 0
 CONTRACT_AUDITED = True
 
 
-@cache
 def cyclic_run(p: int, m: int, steps: int, lam: float = 1e-4, seed: int = SEED, backend: str = "cpu"):
+    """The cached Z_p run; the arguments are normalised before the cache lookup, so that a call that names
+    its defaults (``backend="cpu"``) and one that does not read the same run (functools keys positional and
+    keyword arguments apart)."""
+    return _cyclic_run(int(p), int(m), int(steps), float(lam), int(seed), str(backend))
+
+
+@cache
+def _cyclic_run(p: int, m: int, steps: int, lam: float, seed: int, backend: str):
     return train_quadratic_margin(K.cyclic_table(p), m, steps=steps, lr=0.05, lr_double_at=CYCLIC_SCHEDULE,
                                   weight_decay=lam, seed=seed, record_every=250, backend=backend)
 

@@ -81,6 +81,13 @@ class GoodProbabilityBound:
 _PRINTED_C2 = GoodProbabilityBound()
 
 
+@functools.lru_cache(maxsize=None)
+def _p_good(n: int, k: int, s: int) -> Fraction:
+    """p_good_oversparse(n, k, s), cached (an exact Fraction, immutable): the printed statement and the mutants of
+    Lemma C.2 scan the same (n, k, s) grid."""
+    return p_good_oversparse(n, k, s)
+
+
 @functools.lru_cache(maxsize=4)
 def _good_enumerated(n_enum: int) -> tuple:
     """(n, k, s, the fraction of s-subsets of [n] containing [k] by enumeration, p_good_oversparse(n, k, s)) for
@@ -160,13 +167,13 @@ def check_good_probability(statement: GoodProbabilityBound, p, ctx) -> Verdict:
         for n in range(max(statement.s_min(k), 1), p["n_max"] + 1):
             best = None
             for s in range(statement.s_min(k), n + 1):
-                ratio = p_good_oversparse(n, k, s) / statement.lower(n, k, s)
+                ratio = _p_good(n, k, s) / statement.lower(n, k, s)
                 if best is None or ratio < best[0]:
                     best = (ratio, s)
             if best is None:
                 continue
             s = best[1]
-            ev.add({"n": n, "k": k, "s": s, "ratio p/lower": float(best[0])}, p_good_oversparse(n, k, s), statement.lower(n, k, s),
+            ev.add({"n": n, "k": k, "s": s, "ratio p/lower": float(best[0])}, _p_good(n, k, s), statement.lower(n, k, s),
                    part="bound")
     return ev.verdict()
 
@@ -286,18 +293,30 @@ def check_fourier_gap(statement: FourierGap, p, ctx) -> Verdict:
         for s in range(4 * k + 1 + (4 * k) % 2, p["s_max"] + 1, 2):
             if s % 2 == 0:
                 continue
-            C, c = _exact_ks(statement.C, k, s), _exact_ks(statement.c, k, s)
-            ev.add({"k": k, "s": s, "bound": "|c|/|C|"}, abs(c) / abs(C), statement.ratio(k, s), part="ratio")
-            lhs = float(C * C * comb(s, k - 1))
+            ratio, lhs = _gap_terms(statement.C, statement.c, k, s)
+            ev.add({"k": k, "s": s, "bound": "|c|/|C|"}, ratio, statement.ratio(k, s), part="ratio")
             if worst_kappa is None or lhs / kap2 < worst_kappa[0]:
                 worst_kappa = (lhs / kap2, k, s, lhs, kap2)
             if lhs <= kap2:
                 ev.add({"k": k, "s": s, "bound": "|C|^2 C(s,k-1) > kappa^2"}, lhs, kap2, relation="gt", part="kappa")
     _, k, s, lhs, kap2 = worst_kappa
     ev.add({"k": k, "s": s, "bound": "|C|^2 C(s,k-1) > kappa^2 (tightest)"}, lhs, kap2, relation="gt", part="kappa")
-    ev.details["exact ratio c/C = -(k-1)/(s-k)"] = all(
-        C_ks(k, s) * (-(k - 1)) == c_ks(k, s) * (s - k) for k in range(2, 20, 2) for s in range(4 * k + 1, 201, 2))
+    ev.details["exact ratio c/C = -(k-1)/(s-k)"] = _exact_ratio_identity()
     return ev.verdict(backend=ctx.backend)
+
+
+@functools.lru_cache(maxsize=None)
+def _gap_terms(C_fn: Callable, c_fn: Callable, k: int, s: int) -> tuple:
+    """(|c|/|C| exact, float(|C|^2 C(s, k-1))) for a statement's closed forms (pure functions), computed once per
+    process: the printed statement and the mutants with the same C, c share them."""
+    C, c = _exact_ks(C_fn, k, s), _exact_ks(c_fn, k, s)
+    return abs(c) / abs(C), float(C * C * comb(s, k - 1))
+
+
+@functools.lru_cache(maxsize=1)
+def _exact_ratio_identity() -> bool:
+    """c_{k,s} (s - k) = -(k - 1) C_{k,s} on the grid of the details (statement-independent, computed once)."""
+    return all(C_ks(k, s) * (-(k - 1)) == c_ks(k, s) * (s - k) for k in range(2, 20, 2) for s in range(4 * k + 1, 201, 2))
 
 
 def _c4_hypotheses(case) -> list[str]:

@@ -8,6 +8,7 @@ empirical gradients against closed-form probabilities, with one-sided Clopper-Pe
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -54,6 +55,43 @@ def _random_mlp(rng, n: int, width: int, v_max: float = 1.0):
 # ---------------------------------------------------------------------------------------------
 # E1. parity facts
 # ---------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def _parity_gram(n: int, k: int) -> np.ndarray:
+    """The integer Gram matrix sum_x chi_S(x) chi_S'(x) of the (n, k)-parities (read-only; statement-independent,
+    computed once for the printed statement and the mutants)."""
+    masks = subsets_of_size(n, k)
+    X = np.stack([chi(int(s), n).astype(np.int64) for s in masks])
+    G = X @ X.T
+    G.setflags(write=False)
+    return G
+
+
+@functools.lru_cache(maxsize=4)
+def _erm_failures(trials: int, seed: int) -> tuple:
+    """((m, failures), ...) of exhaustive-search ERM at n = 12, k = 3 for m = 6, 9, ..., 24, and whether the true S was
+    always consistent; the draws of ctx.rng("erm") (default_rng(SeedSequence(seed))), in the order of the loop.
+    Statement-independent: computed once for the printed statement and the mutants."""
+    n, k = 12, 3
+    masks = subsets_of_size(n, k)
+    C = len(masks)
+    pc_table = popcounts(n)
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    always_consistent = True
+    out = []
+    for m in range(6, 25, 3):
+        fails = 0
+        for _ in range(trials):
+            S = int(masks[rng.integers(C)])
+            xs = rng.integers(0, 1 << n, size=m)
+            y = pc_table[xs & S] & 1
+            labels = pc_table[xs[None, :] & masks[:, None]] & 1  # (C, m)
+            consistent = np.all(labels == y[None, :], axis=1)
+            always_consistent &= bool(consistent[np.searchsorted(masks, S)])
+            fails += int(consistent.sum() > 1)
+        out.append((m, fails))
+    return tuple(out), always_consistent
 
 
 @dataclass(frozen=True)
@@ -132,26 +170,12 @@ def check_parity_facts(statement: ParityFacts, p, ctx) -> Verdict:
     ev = Evidence("le", rigor=Rigor.STATISTICAL)
     for n in range(3, p["n_gram"] + 1):
         for k in (1, 2, 3):
-            masks = subsets_of_size(n, k)
-            X = np.stack([chi(int(s), n).astype(np.int64) for s in masks])
-            G = X @ X.T
-            ev.add({"n": n, "k": k, "route": "Gram = gram * 2^n I"}, bool(np.array_equal(G, statement.gram * (1 << n) * np.eye(len(masks), dtype=np.int64))), relation="true")
+            G = _parity_gram(n, k)
+            ev.add({"n": n, "k": k, "route": "Gram = gram * 2^n I"}, bool(np.array_equal(G, statement.gram * (1 << n) * np.eye(len(G), dtype=np.int64))), relation="true")
     n, k = 12, 3
-    masks = subsets_of_size(n, k)
-    C = len(masks)
-    pc_table = popcounts(n)
-    rng = ctx.rng("erm")
-    always_consistent = True
-    for m in range(6, 25, 3):
-        fails = 0
-        for _ in range(p["trials"]):
-            S = int(masks[rng.integers(C)])
-            xs = rng.integers(0, 1 << n, size=m)
-            y = pc_table[xs & S] & 1
-            labels = pc_table[xs[None, :] & masks[:, None]] & 1  # (C, m)
-            consistent = np.all(labels == y[None, :], axis=1)
-            always_consistent &= bool(consistent[np.searchsorted(masks, S)])
-            fails += int(consistent.sum() > 1)
+    C = len(subsets_of_size(n, k))
+    failures, always_consistent = _erm_failures(p["trials"], ctx.seed("erm"))
+    for m, fails in failures:
         case = {"n": n, "k": k, "C": C, "m": m, "failures": fails, "trials": p["trials"]}
         ev.add(dict(case, side="CP lower <= upper bound"), _cp_lower(fails, p["trials"]), statement.upper(C, m), part="erm-upper")
         ev.add(dict(case, side="CP upper >= lower bound"), _cp_upper(fails, p["trials"]), statement.lower(C, m), relation="ge")
@@ -598,6 +622,23 @@ class SearchSuccess:
     success: Callable[[int, int, int], Fraction]
 
 
+
+@functools.lru_cache(maxsize=4)
+def _search_hits(C: int, T: int, seed: int) -> tuple:
+    """Hits of random-subset search (q = 1, 12, 60 random distinct queries out of C, T trials each): the draws of
+    ctx.rng("search") (default_rng(SeedSequence(seed))), in the order of the loop.  Statement-independent:
+    computed once for the printed statement and the mutants."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    out = []
+    for q in (1, 12, 60):
+        hits = 0
+        targets = rng.integers(0, C, size=T)
+        for t in range(T):
+            hits += int(targets[t] in rng.choice(C, size=q, replace=False))
+        out.append(hits)
+    return tuple(out)
+
+
 @claim(
     id="thesis_ch6.warmup_sq",
     source=SOURCE,
@@ -663,13 +704,8 @@ def check_warmup_sq(statement: SearchSuccess, p, ctx) -> Verdict:
         answers = np.where(masks == S, 1 - tau, tau)  # oracle answers to every query, adversarial noise
         found_all &= int(masks[np.argmax(answers > 0.5)]) == int(S)
     ev.add({"n": n, "k": k, "check": "exhaustive search always finds S"}, found_all, relation="true")
-    rng = ctx.rng("search")
     T = p["trials"]
-    for q in (1, 12, 60):
-        hits = 0
-        targets = rng.integers(0, C, size=T)
-        for t in range(T):
-            hits += int(targets[t] in rng.choice(C, size=q, replace=False))
+    for q, hits in zip((1, 12, 60), _search_hits(C, T, ctx.seed("search"))):
         want = statement.success(n, k, q)
         lo, hi = _cp_lower(hits, T), _cp_upper(hits, T)
         ev.add({"n": n, "k": k, "q": q, "hits": hits, "trials": T, "side": "CP lower <= success"}, lo, float(want))

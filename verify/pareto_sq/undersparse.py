@@ -435,6 +435,21 @@ def _ratio_corrected(n, k, s):
     return Fraction(N - (k - s), k - s - 1)
 
 
+
+@functools.lru_cache(maxsize=None)
+def _gap_ratio_value(n: int, k: int, s: int, exhaustive: bool, backend: str) -> tuple:
+    """(|xi_rel / xi_irr|, route) of the good under-sparse neuron at (n, k, s): by the exhaustive correlation vector
+    (``exhaustive``) or the closed forms.  Statement-independent: computed once for the printed statement and the
+    mutants (an exact Fraction or a float, immutable)."""
+    if exhaustive:
+        S = list(range(k))
+        g = correlation_vector(undersparse_weights(n, S[:s]), S, backend=backend)
+        rel, irr, route = g[k - 1], g[n - 1], "exhaustive"
+    else:
+        rel, irr, route = xi_rel(n, k, s), xi_irr(n, k, s), "closed form"
+    return abs(rel / irr), route
+
+
 @claim(
     id="thesis_ch6.theorem_C.16.gap_ratio",
     source=SOURCE,
@@ -515,13 +530,8 @@ def check_gap_ratio(statement: GapRatio, p, ctx) -> Verdict:
     ev = Evidence("eq" if statement.relation == "eq" else "gt", rigor=Rigor.EXACT)
     for k, s in ((4, 2), (6, 2), (6, 4), (8, 2)):
         for n in range(k + 2 if statement.relation == "eq" else 2 * k - s, p["n_max"] + 1):
-            if n <= p["n_exhaustive"]:
-                S = list(range(k))
-                g = correlation_vector(undersparse_weights(n, S[:s]), S, backend=ctx.backend)
-                rel, irr, route = g[k - 1], g[n - 1], "exhaustive"
-            else:
-                rel, irr, route = xi_rel(n, k, s), xi_irr(n, k, s), "closed form"
-            ev.add({"n": n, "k": k, "s": s, "route": route}, abs(rel / irr), statement.ratio(n, k, s),
+            ratio, route = _gap_ratio_value(n, k, s, n <= p["n_exhaustive"], ctx.backend)
+            ev.add({"n": n, "k": k, "s": s, "route": route}, ratio, statement.ratio(n, k, s),
                    part="gap" if statement.relation == "gt" else None)
     return ev.verdict(backend=ctx.backend)
 
