@@ -53,6 +53,7 @@ class Affine:
     rows: list
     bias: list
     _int: tuple | None = field(default=None, repr=False, compare=False)
+    _used: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_out(self) -> int:
@@ -85,19 +86,35 @@ class Affine:
                 mask[k] = True
         return mask
 
+    def _used_mask(self) -> np.ndarray:
+        """``outgoing_nonzero()``, computed once per map (read-only; the rows are not changed after construction)."""
+        if self._used is None:
+            mask = self.outgoing_nonzero()
+            mask.setflags(write=False)
+            self._used = mask
+        return self._used
+
     def compose(self, inner: Affine) -> Affine:
-        """self o inner (exact sparse product)."""
+        """self o inner (exact sparse product).
+
+        Computed on the integer forms (numerators over the common denominators Da of self's weights, Dc of
+        inner's weights, Db and De of the biases): entry sum_k a_k c_k / (Da Dc), bias
+        (b Da De + Db sum_k a_k e_k) / (Db Da De); each becomes the same reduced Fraction as the direct
+        Fraction sum, about 5x faster."""
+        a_rows, Da, b_num, Db = self.integer_form()
+        c_rows, Dc, e_num, De = inner.integer_form()
+        Dw, Dbias = Da * Dc, Db * Da * De
         rows, bias = [], []
-        for row, b in zip(self.rows, self.bias):
-            acc: dict[int, Fraction] = {}
-            bb = b
-            for k, w in row:
-                for kk, ww in inner.rows[k]:
-                    acc[kk] = acc.get(kk, Fraction(0)) + w * ww
-                bb += w * inner.bias[k]
+        for row, bn in zip(a_rows, b_num):
+            acc: dict[int, int] = {}
+            be = 0
+            for k, a in row:
+                for kk, c in c_rows[k]:
+                    acc[kk] = acc.get(kk, 0) + a * c
+                be += a * e_num[k]
             rows.append(sorted((kk, v) for kk, v in acc.items() if v != 0))
-            bias.append(bb)
-        return Affine(inner.n_in, rows, bias)
+            bias.append(bn * Da * De + Db * be)
+        return _ComposedAffine(inner.n_in, (rows, Dw, bias, Dbias))
 
     def integer_form(self) -> tuple:
         """(rows of (column, int numerator), weight denominator Dw, bias numerators, bias denominator Db)."""
@@ -109,8 +126,9 @@ class Affine:
             Db = 1
             for b in self.bias:
                 Db = Db * b.denominator // math.gcd(Db, b.denominator)
-            rows = [[(k, int(w * Dw)) for k, w in row] for row in self.rows]
-            self._int = (rows, Dw, [int(b * Db) for b in self.bias], Db)
+            # w * Dw is an integer: its numerator times Dw / denominator (no Fraction arithmetic)
+            rows = [[(k, w.numerator * (Dw // w.denominator)) for k, w in row] for row in self.rows]
+            self._int = (rows, Dw, [b.numerator * (Db // b.denominator) for b in self.bias], Db)
         return self._int
 
     def dense(self) -> np.ndarray:
@@ -120,6 +138,51 @@ class Affine:
             for k, w in row:
                 A[r, k] = w
         return A
+
+
+class _ComposedAffine(Affine):
+    """The result of ``Affine.compose``, held in integer form (numerators over the common denominators, which
+    need not be the smallest: evaluate_exact's results are reduced Fractions, the same for any common
+    denominator); ``rows`` and ``bias`` become Fractions on first access (evaluate_exact never needs them)."""
+
+    def __init__(self, n_in: int, int_form: tuple):
+        self.n_in = n_in
+        self._int = int_form
+        self._used = None
+        self._rows = self._bias = None
+
+    @property
+    def rows(self) -> list:
+        if self._rows is None:
+            rows, Dw, _, _ = self._int
+            self._rows = [[(k, Fraction(v, Dw)) for k, v in row] for row in rows]
+        return self._rows
+
+    @rows.setter
+    def rows(self, value) -> None:
+        self._rows = value
+
+    @property
+    def bias(self) -> list:
+        if self._bias is None:
+            _, _, bias, Db = self._int
+            self._bias = [Fraction(b, Db) for b in bias]
+        return self._bias
+
+    @bias.setter
+    def bias(self, value) -> None:
+        self._bias = value
+
+    @property
+    def n_out(self) -> int:
+        return len(self._int[0])
+
+    def outgoing_nonzero(self) -> np.ndarray:
+        mask = np.zeros(self.n_in, bool)
+        for row in self._int[0]:  # the same columns as the Fraction rows (zero values are never stored)
+            for k, _ in row:
+                mask[k] = True
+        return mask
 
 
 def _relu(v):
@@ -188,11 +251,18 @@ class Interpolant:
             DJ = DJ * Dw
             if relu:
                 nxt = layers[idx + 1][0]
-                used = nxt.outgoing_nonzero()
+                used = nxt._used_mask()
+                # the smallest |pre-activation| of a used unit: one common denominator Dv per layer, so the
+                # smallest numerator gives it (one Fraction per layer instead of one per unit)
+                low = None
                 for k, v in enumerate(out):
                     if used[k]:
-                        a = Fraction(abs(v), Dv)
-                        margin = a if margin is None or a < margin else margin
+                        av = abs(v)
+                        if low is None or av < low:
+                            low = av
+                if low is not None:
+                    a = Fraction(low, Dv)
+                    margin = a if margin is None or a < margin else margin
                 for k, v in enumerate(out):
                     if v <= 0:
                         out[k] = 0

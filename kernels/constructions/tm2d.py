@@ -45,6 +45,7 @@ integers (``cache=True``; the grids are small, so no threads).  Both are exact a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -328,6 +329,24 @@ def zigzag(k: int) -> int:
     return (k + 1) // 2 if k % 2 else -(k // 2)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _digits(N: int, A: int) -> tuple[int, ...] | None:
+    """CellEncoding.digits, memoised: a grid holds few distinct values, decoded many times (the tuple is immutable)."""
+    if A % 2:
+        return None
+    u = A // 2
+    out = []
+    for _ in range(N + 1):
+        r = u % 3
+        if r == 2:
+            r = -1
+        out.append(r)
+        u = (u - r) // 3
+    if u != 0:
+        return None
+    return tuple(reversed(out))
+
+
 @dataclass(frozen=True)
 class CellEncoding:
     """Scaled integer encoding with digits 0..N: value a <-> A = a * 2 * 3^N."""
@@ -365,20 +384,7 @@ class CellEncoding:
 
     def digits(self, A: int) -> tuple[int, ...] | None:
         """Balanced-ternary digits a(0..N) of a scaled value, or None if it is not a code."""
-        A = int(A)
-        if A % 2:
-            return None
-        u = A // 2
-        out = []
-        for _ in range(self.N + 1):
-            r = u % 3
-            if r == 2:
-                r = -1
-            out.append(r)
-            u = (u - r) // 3
-        if u != 0:
-            return None
-        return tuple(reversed(out))
+        return _digits(self.N, int(A))
 
     def encode(self, digits: Sequence[int]) -> int:
         if len(digits) != self.N + 1 or any(d not in (-1, 0, 1) for d in digits):

@@ -546,6 +546,29 @@ def decode_grid(grid, spec: LayerSpec) -> dict:
     phase = np.full((R, C), 9, np.int8)
     heads = []
     invalid = []
+    if G.dtype.kind in "iu":
+        # decode each distinct value once (a grid holds few), then place them; heads and invalid cells are
+        # listed in row-major order as by the cell loop below
+        vals, inv = np.unique(G, return_inverse=True)
+        inv = inv.reshape(R, C)
+        ds = [enc.digits(int(v)) for v in vals]
+        lut_sym = np.array([d[1] if d is not None else 0 for d in ds], np.int8)
+        lut_phase = np.array([d[2] if d is not None else 9 for d in ds], np.int8)
+        sym[:] = lut_sym[inv]
+        phase[:] = lut_phase[inv]
+        special = np.array([d is None or d[3] != 0 for d in ds], bool)
+        for r, c in zip(*np.nonzero(special[inv])):
+            r, c = int(r), int(c)
+            d = ds[inv[r, c]]
+            if d is None:
+                invalid.append((r, c))
+            elif d[3] == 1:
+                code = sum(d[j] * 3 ** (enc.N - j) for j in range(4, enc.N + 1))
+                q, k = spec.state_of_code(code)
+                heads.append((r, c, q, k))
+            else:
+                invalid.append((r, c))
+        return {"symbols": sym, "phase": phase, "heads": heads, "invalid": invalid}
     for r in range(R):
         for c in range(C):
             d = enc.digits(int(G[r, c]))
@@ -589,6 +612,8 @@ def memory_grid(W, z, l: int, enc: CellEncoding) -> np.ndarray:
 
 
 _KNOTS = (Fraction(-1, 6), Fraction(0), Fraction(1, 9), Fraction(1, 6))
+_MINUS_SIXTH, _NINTH, _SIXTH = Fraction(-1, 6), Fraction(1, 9), Fraction(1, 6)
+_MINUS_ONE, _ONE, _ZERO = Fraction(-1), Fraction(1), Fraction(0)
 
 
 def head_bar(x, *, slope: Fraction = Fraction(18), printed: bool = False) -> Fraction:
@@ -598,20 +623,21 @@ def head_bar(x, *, slope: Fraction = Fraction(18), printed: bool = False) -> Fra
     x = 0 and x = 1/9 fall under "otherwise" and give 1.  ``printed=False`` is the continuous
     piecewise-linear function through the same pieces (value 2 at 0 and 0 at 1/9 for slope 18).
     """
-    x = Fraction(x)
-    s = Fraction(slope)
-    if x <= Fraction(-1, 6):
-        return Fraction(-1)
-    if Fraction(-1, 6) < x < 0:
-        return s * (x + Fraction(1, 9))
-    if 0 < x < Fraction(1, 9):
-        return -s * (x - Fraction(1, 9))
-    if Fraction(1, 9) < x < Fraction(1, 6):
-        return s * (x - Fraction(1, 9))
-    if printed or x >= Fraction(1, 6):
-        return Fraction(1)
+    # the constants are module-level Fractions (immutable; building them per call was most of the cost)
+    x = x if type(x) is Fraction else Fraction(x)
+    s = slope if type(slope) is Fraction else Fraction(slope)
+    if x <= _MINUS_SIXTH:
+        return _MINUS_ONE
+    if _MINUS_SIXTH < x < 0:
+        return s * (x + _NINTH)
+    if 0 < x < _NINTH:
+        return -s * (x - _NINTH)
+    if _NINTH < x < _SIXTH:
+        return s * (x - _NINTH)
+    if printed or x >= _SIXTH:
+        return _ONE
     # the continuous extension at the knots 0 and 1/9
-    return s * Fraction(1, 9) if x == 0 else Fraction(0)
+    return s * _NINTH if x == 0 else _ZERO
 
 
 def head_bar_slope(x, *, slope: Fraction = Fraction(18), printed: bool = False) -> Fraction:

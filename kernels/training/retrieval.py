@@ -21,6 +21,7 @@ from math import sqrt
 import numpy as np
 
 from .._checks import require_finite, require_int
+from ._common import single_threaded_blas
 
 __all__ = [
     "Adam",
@@ -304,15 +305,20 @@ def online_sample_complexity(
         fb, conv = ffn_forward_backward, (lambda Z: Z.reshape(Z.shape[0], -1))
     opt = Adam(lr=lr, weight_decay=weight_decay)
     reached = None
-    for step in range(1, max_steps + 1):
-        Z, y = draw(batch)
-        _, _, g = fb(params, conv(Z), y)
-        opt.step(params, g)
-        if step % check_every == 0:
-            test_mse = float(np.mean((fb(params, conv(Zt)) - yt) ** 2))
-            if curve is not None:
-                curve.append((step * batch, test_mse))
-            if test_mse < threshold:
-                reached = step * batch
-                break
+    # one BLAS thread (kernels.training._common.single_threaded_blas): the products here are small (batch 64,
+    # <= 1000 test prompts), and OpenBLAS's spinning threads cost several times the work on a loaded machine
+    # (the FFN's runs of seed002.figure_1's quick tier: 3.2 -> 0.44 CPU s); it also makes the bits independent
+    # of the machine's core count
+    with single_threaded_blas():
+        for step in range(1, max_steps + 1):
+            Z, y = draw(batch)
+            _, _, g = fb(params, conv(Z), y)
+            opt.step(params, g)
+            if step % check_every == 0:
+                test_mse = float(np.mean((fb(params, conv(Zt)) - yt) ** 2))
+                if curve is not None:
+                    curve.append((step * batch, test_mse))
+                if test_mse < threshold:
+                    reached = step * batch
+                    break
     return (reached, params, codes) if return_params else reached

@@ -32,7 +32,7 @@ from kernels.algebra.gf2 import (
     words_for,
 )
 
-from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
+from ..registry import Context, Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 
 CONTRACT_AUDITED = True
@@ -483,6 +483,54 @@ _RUNTIME_CORRECTED = RuntimeStatement((("row", 2), ("bit", 3), ("word64", 3)),
                                       "O(d^2) row operations = O(d^3) bit operations = O(d^3) 64-bit word operations")
 
 
+@lru_cache(maxsize=4)
+def _runtime_forms(k: int) -> dict:
+    """check_runtime's sympy work for m = d + k, once per k (statement-independent): per model the degrees in d
+    of the lower and upper bounds and their factored texts; the closed forms of the details."""
+    lower, upper = _lower_bounds(k), _upper_bounds(k)
+    degrees = {mdl: (sp.Poly(lower[mdl], _D).degree(), sp.Poly(upper[mdl], _D).degree(),
+                     str(sp.factor(lower[mdl])), str(sp.factor(upper[mdl]))) for mdl in lower}
+    closed = tuple((f"{kind} {mdl}", str(sp.factor(expr))) for kind, dct in (("lower", lower), ("upper", upper))
+                   for mdl, expr in dct.items())
+    return {"degrees": degrees, "closed": closed}
+
+
+@lru_cache(maxsize=4)
+def _runtime_family(family_dims: str, k: int, backend: str) -> tuple:
+    """check_runtime (1)'s statement-independent part: per d, the kernel's exact counts on the triangular
+    family and the sympy closed forms (row, bit) at d, as (d, ((model, count), ...), ((model, closed), ...))."""
+    fam_sym = _family_counts_symbolic(k)
+    out = []
+    for d in _parse_list(family_dims):
+        el = gf2_eliminate_packed(_family_matrix(d, k), d + 1, pivot_cols=d, backend=backend)
+        got = (("row", int(el.row_ops[0])), ("bit", int(el.bit_ops[0])), ("word64", int(el.word_ops[0])))
+        closed = tuple((mdl, int(fam_sym[mdl].subs(_D, d))) for mdl in ("row", "bit"))
+        out.append((d, got, closed))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4)
+def _runtime_random(claim_id: str, random_dims: str, instances: int, k: int, backend: str) -> tuple:
+    """check_runtime (2)/(4)'s statement-independent part: per d in random_dims, the uniform instances of the
+    claim's "runtime/{d}" stream eliminated once: (d, instances, mean counts, largest counts, structural upper
+    bounds), each a tuple of (model, value)."""
+    upper = _upper_bounds(k)
+    ctx = Context(claim_id)
+    out = []
+    for d in _parse_list(random_dims):
+        T = max(2, instances * 256 // d) if d > 256 else instances
+        m = d + k
+        rows = random_packed(ctx.rng(f"runtime/{d}"), (T, m), d + 1)
+        el = gf2_eliminate_packed(rows, d + 1, pivot_cols=d, backend=backend)
+        got = {"row": el.row_ops, "bit": el.bit_ops, "word64": el.word_ops}
+        mean = tuple((mdl, float(np.mean(got[mdl]))) for mdl in ("row", "bit", "word64"))
+        maxima = tuple((mdl, int(np.max(got[mdl]))) for mdl in ("row", "bit", "word64"))
+        bounds = tuple((mdl, int(upper[mdl].subs(_D, d)) if mdl != "word64" else (m - 1) * d * words_for(d + 1))
+                       for mdl in ("row", "bit", "word64"))
+        out.append((d, T, mean, maxima, bounds))
+    return tuple(out)
+
+
 def _runtime_hypotheses(case: dict) -> list[str]:
     """The claim's setting: m = d + k examples with k = ceil(log2(1/delta)) >= 0 fixed (O(d) examples)."""
     k = case.get("k")
@@ -596,46 +644,36 @@ def check_runtime(statement: RuntimeStatement, p, ctx) -> Verdict:
     log-log slopes of the random means are recorded in details.
     """
     k = p["extra"]
-    fam_sym = _family_counts_symbolic(k)
-    lower = _lower_bounds(k)
-    upper = _upper_bounds(k)
+    forms = _runtime_forms(k)
     ev = Evidence("le", rigor=Rigor.EXACT)
     models = [mdl for mdl, _ in statement.bounds]
     family_rows = {}
-    for d in _parse_list(p["family_dims"]):
-        el = gf2_eliminate_packed(_family_matrix(d, k), d + 1, pivot_cols=d, backend=ctx.backend)
-        got = {"row": int(el.row_ops[0]), "bit": int(el.bit_ops[0]), "word64": int(el.word_ops[0])}
+    for d, got, closed in _runtime_family(p["family_dims"], k, ctx.backend):
+        got = dict(got)
         for mdl in models:
             if mdl == "word64":
                 ev.add({"part": "(1) family word count = sum formula >= bit count / 64", "d": d, "k": k},
                        got["word64"] == _family_word_count(d, k) and 64 * got["word64"] >= got["bit"], relation="true")
             else:
                 ev.add({"part": f"(1) family {mdl} count = sympy closed form", "d": d, "k": k},
-                       got[mdl], int(fam_sym[mdl].subs(_D, d)), relation="eq")
+                       got[mdl], dict(closed)[mdl], relation="eq")
         family_rows[str(d)] = got
     ev.details["(1) triangular family: exact counts"] = family_rows
     for mdl, a in statement.bounds:
-        deg_lo = sp.Poly(lower[mdl], _D).degree()
-        deg_hi = sp.Poly(upper[mdl], _D).degree()
-        ev.add({"part": "(3) degree in d of the lower-bound family", "model": mdl, "k": k, "bound": str(sp.factor(lower[mdl]))},
+        deg_lo, deg_hi, lo_text, hi_text = forms["degrees"][mdl]
+        ev.add({"part": "(3) degree in d of the lower-bound family", "model": mdl, "k": k, "bound": lo_text},
                deg_lo, a, part="runtime")
         ev.add({"part": "(3) degree in d of the structural upper bound", "model": mdl, "k": k,
-                "bound": str(sp.factor(upper[mdl]))}, deg_hi, a, part="runtime")
+                "bound": hi_text}, deg_hi, a, part="runtime")
     # (2) and (4): random instances
     dims = _parse_list(p["random_dims"])
     means = {"row": [], "bit": [], "word64": []}
-    for d in dims:
-        T = max(2, p["instances"] * 256 // d) if d > 256 else p["instances"]
-        m = d + k
-        rows = random_packed(ctx.rng(f"runtime/{d}"), (T, m), d + 1)
-        el = gf2_eliminate_packed(rows, d + 1, pivot_cols=d, backend=ctx.backend)
-        got = {"row": el.row_ops, "bit": el.bit_ops, "word64": el.word_ops}
+    for d, T, mean, maxima, bounds in _runtime_random(ctx.claim_id, p["random_dims"], p["instances"], k, ctx.backend):
         for mdl, values in means.items():
-            values.append(float(np.mean(got[mdl])))
+            values.append(dict(mean)[mdl])
         for mdl in models:
-            bound = int(upper[mdl].subs(_D, d)) if mdl != "word64" else (m - 1) * d * words_for(d + 1)
             ev.add({"part": "(2) every random instance <= structural upper bound", "model": mdl, "d": d, "instances": T},
-                   int(np.max(got[mdl])), bound)
+                   dict(maxima)[mdl], dict(bounds)[mdl])
     half = dims[len(dims) // 2:]
     slopes = {}
     for mdl in means:
@@ -647,8 +685,7 @@ def check_runtime(statement: RuntimeStatement, p, ctx) -> Verdict:
     ev.details["(4) fitted exponents (random instances)"] = {mdl: round(s, 4) for mdl, s in slopes.items()}
     ev.details["(2) mean counts on random instances"] = {
         str(d): {mdl: round(means[mdl][i], 1) for mdl in means} for i, d in enumerate(dims)}
-    ev.details["closed forms at m = d + k"] = {
-        f"{kind} {mdl}": str(sp.factor(expr)) for kind, dct in (("lower", lower), ("upper", upper)) for mdl, expr in dct.items()}
+    ev.details["closed forms at m = d + k"] = dict(forms["closed"])
     ev.plots.append({
         "title": f"Cost of row reduction on m = d + {k} uniform examples (mean over instances)",
         "xlabel": "d", "ylabel": "operations", "logx": True, "logy": True,

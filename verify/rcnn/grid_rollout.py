@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 from kernels.constructions import tm2d as T
 from kernels.constructions import tm2d_grid as TG
-from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
+from ..registry import Context, Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from .grid import (
     compare_with_simulator,
@@ -149,26 +149,13 @@ def check_data_representation(statement: RepresentationStatement, p, ctx) -> Ver
     digits: N + 1 trits are (N + 1) log2 3 = 1.585 log2 s + 7.9 bits, not log2 s + O(1) bits.
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
-    lo = min(statement.digits)
     for N in range(4, p["N_exhaustive"] + 1):
-        vals = {}
-        ok_round = True
-        for digs in itertools.product(statement.digits, repeat=N + 1 - statement.first):
-            full = (0,) * statement.first + digs
-            v = sum(Fraction(a, 3**i) for i, a in enumerate(full))
-            if lo == -1:
-                back = T.CellEncoding(N).digits(int(v * 2 * 3**N))
-                ok_round &= back == full
-            vals[v] = full
-        gaps = sorted(vals)
-        min_gap = min(b - a for a, b in itertools.pairwise(gaps))
-        ev.add({"part": "(a) injective and decodable", "N": N, "codes": len(vals)},
-               ok_round and len(vals) == len(statement.digits) ** (N + 1 - statement.first))
+        ok_round, n_vals, min_gap = _representation_codes(statement.digits, statement.first, N)
+        ev.add({"part": "(a) injective and decodable", "N": N, "codes": n_vals},
+               ok_round and n_vals == len(statement.digits) ** (N + 1 - statement.first))
         ev.add({"part": "(a) minimum gap", "N": N}, min_gap, Fraction(1, 3**N), relation="ge")
-    rng = ctx.rng("runs")
     first_bad = None
-    for s in range(1, p["s_max"] + 1):
-        values, _spec = reachable_values(rng, s, p["runs"])
+    for s, values in enumerate(_representation_runs(ctx.claim_id, p["s_max"], p["runs"]), start=1):
         N = statement.n_digits(s)
         bad = sorted(v for v in values if v != Fraction(1, 6) and not representable(v, statement.digits, statement.first, max(N, 1)))
         if bad and first_bad is None:
@@ -187,6 +174,36 @@ def check_data_representation(statement: RepresentationStatement, p, ctx) -> Ver
     ev.details["trits vs bits"] = {str(s): {"trits N+1": T.n_digits_for(s) + 1,
                                             "bits": round(TG.bits_for_trits(T.n_digits_for(s) + 1), 2)} for s in (2, 16, 256, 4096)}
     return ev.verdict()
+
+
+@functools.lru_cache(maxsize=64)
+def _representation_codes(digits: tuple, first: int, N: int) -> tuple:
+    """check_data_representation (a) for one digit set, first index and N (statements with the same digits
+    share it): (every code decodes back to its digits, number of distinct values, minimum gap)."""
+    # every value sum_i a_i 3^-i is A / 3^N with the integer A = sum_i a_i 3^(N-i): the distinct values, the
+    # decoding (of the scaled value 2 A) and the gaps are computed on A, exactly as on the Fractions
+    lo = min(digits)
+    enc = T.CellEncoding(N)
+    weights = [3 ** (N - i) for i in range(N + 1)]
+    vals = set()
+    ok_round = True
+    for digs in itertools.product(digits, repeat=N + 1 - first):
+        full = (0,) * first + digs
+        A = sum(a * w for a, w in zip(full, weights))
+        if lo == -1:
+            ok_round &= enc.digits(2 * A) == full
+        vals.add(A)
+    gaps = sorted(vals)
+    min_gap = Fraction(min(b - a for a, b in itertools.pairwise(gaps)), 3**N)
+    return ok_round, len(vals), min_gap
+
+
+@functools.lru_cache(maxsize=2)
+def _representation_runs(claim_id: str, s_max: int, runs: int) -> tuple:
+    """The cell values met in spec runs (reachable_values) for s = 1..s_max, drawn once per (claim, parameters)
+    from the claim's "runs" stream in the order of the uncached loop and shared by the statements."""
+    rng = Context(claim_id).rng("runs")
+    return tuple(frozenset(reachable_values(rng, s, runs)[0]) for s in range(1, s_max + 1))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,6 +227,38 @@ class TMModifications:
 
 _D6_PRINTED = TMModifications((-1, 1), "y*y")
 _D6_CORRECTED = TMModifications((-1, 0, 1), "y", boundary="flags")
+
+
+@functools.lru_cache(maxsize=32)
+def _state_codes(state_digits: tuple, n: int) -> tuple[bool, int]:
+    """check_definition_6 (a): (0 is a code, number of distinct codes sum_j a_j 3^(n-1-j)), once per digit set and n."""
+    codes = {sum(a * 3 ** (n - 1 - j) for j, a in enumerate(digs)) for digs in itertools.product(state_digits, repeat=n)}
+    return 0 in codes, len(codes)
+
+
+@functools.lru_cache(maxsize=2)
+def _d6_xor_tapes(claim_id: str, datasets: int, m_max: int, d_max: int) -> tuple:
+    """check_definition_6 (b)'s statement-independent part, once per (claim, parameters): per training set (drawn
+    from the claim's "datasets" stream in the order of the loop) the tape after memorisation and one input x,
+    (m, d, k, X, y, x, tape) with read-only arrays."""
+    rng = Context(claim_id).rng("datasets")
+    spec = memory_spec()
+    enc = spec.enc
+    out = []
+    for m in range(1, m_max + 1):
+        for d in range(1, d_max + 1):
+            for k in range(datasets):
+                X, y = random_dataset(rng, m, d)
+                if k == 0:
+                    y[0] = -1
+                run = TG.algorithm1(X, y, spec, m + 1)
+                x = rng.choice(np.array([-1, 1]), size=d)
+                G = TG.memory_grid(run.W[-1], list(map(int, x)) + [1], 1, enc)
+                tape = initial_tape(G, d, enc)[:, : d + 1]
+                for a in (X, y, x, tape):
+                    a.setflags(write=False)
+                out.append((m, d, k, X, y, x, tape))
+    return tuple(out)
 
 
 def _with_stay_start(M: T.Machine2D) -> T.Machine2D:
@@ -328,32 +377,22 @@ def check_definition_6(statement: TMModifications, p, ctx) -> Verdict:
     ev = Evidence("true", rigor=Rigor.EXACT)
     for s in range(1, 65):
         n = (s - 1).bit_length() + 1
-        codes = {sum(a * 3 ** (n - 1 - j) for j, a in enumerate(digs)) for digs in itertools.product(statement.state_digits, repeat=n)}
-        ev.add({"part": "(a) state codes contain the start code 0 and >= s codes", "s": s, "digits": n, "codes": len(codes)},
-               0 in codes and len(codes) >= s)
-    rng = ctx.rng("datasets")
+        has_zero, n_codes = _state_codes(statement.state_digits, n)
+        ev.add({"part": "(a) state codes contain the start code 0 and >= s codes", "s": s, "digits": n, "codes": n_codes},
+               has_zero and n_codes >= s)
     spec = memory_spec()
     enc = spec.enc
-    for m in range(1, p["m_max"] + 1):
-        for d in range(1, p["d_max"] + 1):
-            for k in range(p["datasets"]):
-                X, y = random_dataset(rng, m, d)
-                if k == 0:
-                    y[0] = -1
-                run = TG.algorithm1(X, y, spec, m + 1)
-                x = rng.choice(np.array([-1, 1]), size=d)
-                G = TG.memory_grid(run.W[-1], list(map(int, x)) + [1], 1, enc)
-                tape = initial_tape(G, d, enc)[:, : d + 1]
-                want = np.zeros((m + 1, d + 1), np.int64)
-                for i in range(m):
-                    feats = x * X[i] * (y[i] if statement.xor_scaled_features else 1)
-                    last = y[i] * y[i] if statement.xor_last == "y*y" else y[i]
-                    want[i] = np.concatenate([feats, [last]])
-                want[m] = np.concatenate([x, [1]])
-                diff = np.argwhere(tape != want)
-                ev.add({"part": "(b) XOR tape", "m": m, "d": d, "dataset": k,
-                        "first difference": None if diff.size == 0 else f"row {diff[0][0] + 1}, col {diff[0][1] + 1}: "
-                        f"tape {tape[tuple(diff[0])]}, statement {want[tuple(diff[0])]}"}, diff.size == 0)
+    for m, d, k, X, y, x, tape in _d6_xor_tapes(ctx.claim_id, p["datasets"], p["m_max"], p["d_max"]):
+        want = np.zeros((m + 1, d + 1), np.int64)
+        for i in range(m):
+            feats = x * X[i] * (y[i] if statement.xor_scaled_features else 1)
+            last = y[i] * y[i] if statement.xor_last == "y*y" else y[i]
+            want[i] = np.concatenate([feats, [last]])
+        want[m] = np.concatenate([x, [1]])
+        diff = np.argwhere(tape != want)
+        ev.add({"part": "(b) XOR tape", "m": m, "d": d, "dataset": k,
+                "first difference": None if diff.size == 0 else f"row {diff[0][0] + 1}, col {diff[0][1] + 1}: "
+                f"tape {tape[tuple(diff[0])]}, statement {want[tuple(diff[0])]}"}, diff.size == 0)
     rng = ctx.rng("machines")
     for k in range(p["machines"]):
         s = int(rng.integers(1, 6))
@@ -646,6 +685,31 @@ def _head_bar(v: Fraction, slope: Fraction, printed: bool) -> Fraction:
     return TG.head_bar(v, slope=slope, printed=printed)
 
 
+@functools.lru_cache(maxsize=16)
+def _head_codes(N: int) -> tuple:
+    """The output-cell values of check_head_spec (a) for N digits: ((c, c/3 + 1/9, (c/3 + 1/9 + 1/27 + code 3^-N
+    for every code)) for c = -1, 1), and the extreme points (codes -mc, mc) in the order the loop appended them."""
+    mc = (3 ** (N - 3) - 1) // 2
+    per_c, pts = [], []
+    for c in (-1, 1):
+        vs = tuple(c * THIRD + NINTH + Fraction(1, 27) + Fraction(code, 3**N) for code in range(-mc, mc + 1))
+        per_c.append((c, c * THIRD + NINTH, vs))
+        pts += [vs[0], vs[-1]] if mc else [vs[0]]
+    return tuple(per_c), tuple(pts)
+
+
+@functools.lru_cache(maxsize=64)
+def _head_codes_ok(N: int, slope: Fraction, printed: bool) -> bool:
+    """check_head_spec (a) for N digits: f(c/3 + 1/9) = c and f = c at every output-cell value (the state counts
+    s with the same N share it)."""
+    ok = True
+    for c, v0, vs in _head_codes(N)[0]:
+        ok &= _head_bar(v0, slope, printed) == c
+        for v in vs:  # each value once per key: TG.head_bar directly (hashing for _head_bar's cache costs more)
+            ok &= TG.head_bar(v, slope=slope, printed=printed) == c
+    return ok
+
+
 @dataclass(frozen=True)
 class HeadStatement:
     """f-bar_head with ``slope``; ``printed`` boundaries (open middle pieces); final grids with the
@@ -752,14 +816,8 @@ def check_head_spec(statement: HeadStatement, p, ctx) -> Verdict:
             continue
         N = T.n_digits_for(s)
         mc = (3 ** (N - 3) - 1) // 2
-        okc = True
-        for c in (-1, 1):
-            okc &= f(c * THIRD + NINTH) == c
-            for code in range(-mc, mc + 1):
-                v = c * THIRD + NINTH + Fraction(1, 27) + Fraction(code, 3**N)
-                okc &= f(v) == c
-                if code in (-mc, mc):
-                    pts.append(v)
+        okc = _head_codes_ok(N, statement.slope, statement.printed)
+        pts += _head_codes(N)[1]
         ev.add({"part": "(a) output cell values map to +-1", "s": s, "N": N, "codes": 2 * mc + 1}, okc)
     w = TG.head_relu_weights(statement.slope)
     grid = [Fraction(k, 108) for k in range(-54, 55)] + pts
@@ -782,7 +840,13 @@ def check_head_spec(statement: HeadStatement, p, ctx) -> Verdict:
             block[r][cc] = NINTH + Fraction(1, 27) + code
         else:
             block[0][0] = c * THIRD + NINTH + Fraction(1, 27) + code
-        total = sum(f(v) for row in block for v in row)
+        # the exact sum of f over the block: each distinct cell value once, times its count (Fractions are exact,
+        # so this is the value of the cell-by-cell sum)
+        counts: dict = {}
+        for row in block:
+            for v in row:
+                counts[v] = counts.get(v, 0) + 1
+        total = sum(f(v) * n for v, n in counts.items())
         ev.add({"part": "(c) readout of a halted grid", "grid": k, "m": m, "d": d, "output": c}, total, Fraction(c), relation="eq")
     return ev.verdict()
 
@@ -888,39 +952,67 @@ def check_computation_phase(statement: ComputationPhaseStatement, p, ctx) -> Ver
     (seed003.definition_6); seed003.lemma_2.computation also runs the uniform two-layer variant.
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
-    rng = ctx.rng("datasets")
-    for m in range(1, p["m_max"] + 1):
-        for d in range(1, p["d_max"] + 1):
-            for k in range(p["datasets"]):
+    key = (ctx.claim_id, p["datasets"], p["m_max"], p["d_max"])
+    for idx, (m, d, k, t0, _X, _y) in enumerate(_cp_datasets(*key)):
+        L = statement.layers(t0, m, d)
+        row, per_x = _cp_instance(*key, idx, L, statement.halt_shift)
+        ev.add({"part": "(a) dummy row after memorisation", "m": m, "d": d, "dataset": k,
+                "W_{m+1}": str(row[0]), "statement": str(statement.row_value)},
+               all(v == statement.row_value for v in row))
+        for x, head_ok, front_ok, c, shape_ok, f in per_x:
+            ev.add({"part": "(b) head placed at (m+1, d+1), compute front", "m": m, "d": d, "x": str(x)}, head_ok and front_ok)
+            ev.add({"part": "(c) final grid and readout", "m": m, "d": d, "dataset": k, "x": str(x), "depth": L,
+                    "final grid shape ok": shape_ok}, f, Fraction(c), relation="eq")
+    return ev.verdict()
+
+
+@functools.lru_cache(maxsize=2)
+def _cp_datasets(claim_id: str, datasets: int, m_max: int, d_max: int) -> tuple:
+    """check_computation_phase's training sets, drawn once per (claim, parameters) from its "datasets" stream in
+    the order of the loop: ((m, d, k, t0, X, y), ...) with t0 = the lookup machine's halting time for (m, d)
+    (X and y read-only)."""
+    rng = Context(claim_id).rng("datasets")
+    out = []
+    for m in range(1, m_max + 1):
+        for d in range(1, d_max + 1):
+            for k in range(datasets):
                 X, y = random_dataset(rng, m, d, repeat=bool(k % 2))
+                X.setflags(write=False)
+                y.setflags(write=False)
                 M = lookup_machine()
                 t0, _ = halting_time(M, m, d, halt_state=M.names.index("halt"))
-                L = statement.layers(t0, m, d)
-                machine, _t = compiled_lookup(m, d, max(L, t0 + m + d + 1), halt_shift=statement.halt_shift)
-                spec = TG.spec_for(machine)
-                enc = spec.enc
-                run = TG.algorithm1(X, y, spec, L)
-                Wf = run.W[-1]
-                ev.add({"part": "(a) dummy row after memorisation", "m": m, "d": d, "dataset": k,
-                        "W_{m+1}": str(Wf[m, 0]), "statement": str(statement.row_value)},
-                       all(Wf[m, b] == statement.row_value for b in range(d + 1)))
-                start_code = spec.settled_code(0)
-                for x in itertools.product((-1, 1), repeat=d):
-                    G = TG.memory_grid(Wf, list(x) + [1], L, enc)
-                    ro = TG.rollout(G, spec, L, keep=True)
-                    R, C = G.shape
-                    dist = np.abs(np.arange(R)[:, None] - m) + np.abs(np.arange(C)[None, :] - d)
-                    dec1 = TG.decode_grid(ro.grids[1], spec) if L >= 1 else {"heads": []}
-                    head_ok = [h[:3] for h in dec1["heads"]] == [(m, d, 0)] and start_code == 0
-                    front_ok = all(np.array_equal(TG.decode_grid(ro.grids[j], spec)["phase"] == 1, dist <= j - 1)
-                                   for j in range(1, min(L, m + d + 1) + 1))
-                    ev.add({"part": "(b) head placed at (m+1, d+1), compute front", "m": m, "d": d, "x": str(x)}, head_ok and front_ok)
-                    final = ro.final
-                    c = T.lookup_learner(X, y, x)
-                    block = [[enc.from_scaled(int(final[a, b])) for b in range(d + 1)] for a in range(m + 1)]
-                    tl = block[0][0] - c * THIRD - NINTH - Fraction(1, 27)
-                    shape_ok = abs(tl) < Fraction(1, 54) and all(block[a][b] == NINTH for a in range(m + 1) for b in range(d + 1) if (a, b) != (0, 0))
-                    f = sum((TG.head_bar(v) for row in block for v in row), Fraction(0))
-                    ev.add({"part": "(c) final grid and readout", "m": m, "d": d, "dataset": k, "x": str(x), "depth": L,
-                            "final grid shape ok": shape_ok}, f, Fraction(c), relation="eq")
-    return ev.verdict()
+                out.append((m, d, k, t0, X, y))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _cp_instance(claim_id: str, datasets: int, m_max: int, d_max: int, idx: int, L: int, halt_shift: bool) -> tuple:
+    """The statement-independent work of check_computation_phase for one training set at depth L (the printed
+    statement, the proof step and the row mutant share it): the dummy row W^(m+2)_{m+1} after Algorithm 1
+    and, per input x, (x, head placed, front ok, A(S)[x], final shape ok, readout f)."""
+    m, d, k, t0, X, y = _cp_datasets(claim_id, datasets, m_max, d_max)[idx]
+    machine, _t = compiled_lookup(m, d, max(L, t0 + m + d + 1), halt_shift=halt_shift)
+    spec = TG.spec_for(machine)
+    enc = spec.enc
+    run = TG.algorithm1(X, y, spec, L)
+    Wf = run.W[-1]
+    row = tuple(Wf[m, b] for b in range(d + 1))
+    start_code = spec.settled_code(0)
+    per_x = []
+    for x in itertools.product((-1, 1), repeat=d):
+        G = TG.memory_grid(Wf, list(x) + [1], L, enc)
+        ro = TG.rollout(G, spec, L, keep=True)
+        R, C = G.shape
+        dist = np.abs(np.arange(R)[:, None] - m) + np.abs(np.arange(C)[None, :] - d)
+        dec1 = TG.decode_grid(ro.grids[1], spec) if L >= 1 else {"heads": []}
+        head_ok = [h[:3] for h in dec1["heads"]] == [(m, d, 0)] and start_code == 0
+        front_ok = all(np.array_equal(TG.decode_grid(ro.grids[j], spec)["phase"] == 1, dist <= j - 1)
+                       for j in range(1, min(L, m + d + 1) + 1))
+        final = ro.final
+        c = T.lookup_learner(X, y, x)
+        block = [[enc.from_scaled(int(final[a, b])) for b in range(d + 1)] for a in range(m + 1)]
+        tl = block[0][0] - c * THIRD - NINTH - Fraction(1, 27)
+        shape_ok = abs(tl) < Fraction(1, 54) and all(block[a][b] == NINTH for a in range(m + 1) for b in range(d + 1) if (a, b) != (0, 0))
+        f = sum((TG.head_bar(v) for row_ in block for v in row_), Fraction(0))
+        per_x.append((x, head_ok, front_ok, c, shape_ok, f))
+    return row, tuple(per_x)

@@ -225,24 +225,42 @@ def check_lemma_5(statement: Lemma5Statement, p, ctx) -> Verdict:
     coefficient 0 (the bumps and ramps vanish on their left).
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
+    for X, Y, G, case in _lemma5_instances(ctx.claim_id, p["instances"], p["n_max"], p["d_in_max"], p["d_out_max"],
+                                           p["patches"]):
+        _check_instance(ev, statement, X, Y, G, dict(case))
+    return ev.verdict()
+
+
+def _frozen(rows) -> tuple:
+    """Nested lists of values as nested tuples (the cached instances are shared by the statements)."""
+    return tuple(_frozen(r) if isinstance(r, (list, tuple)) else r for r in rows)
+
+
+@functools.lru_cache(maxsize=2)
+def _lemma5_instances(claim_id: str, instances: int, n_max: int, d_in_max: int, d_out_max: int, patches: int) -> tuple:
+    """The statement-independent part of check_lemma_5, drawn once per (claim, parameters) and shared by the
+    printed statement and the mutants (they differ only in the construction): (X, Y, G, case) per instance,
+    from the claim's "instances" and "patches" streams in the order of the uncached loop."""
+    ctx = Context(claim_id)
     rng = ctx.rng("instances")
-    for k in range(p["instances"]):
-        d_in = int(rng.integers(1, p["d_in_max"] + 1))
-        d_out = int(rng.integers(1, p["d_out_max"] + 1))
-        n = int(rng.integers(2 if k else 1, p["n_max"] + 1))
+    out = []
+    for k in range(instances):
+        d_in = int(rng.integers(1, d_in_max + 1))
+        d_out = int(rng.integers(1, d_out_max + 1))
+        n = int(rng.integers(2 if k else 1, n_max + 1))
         X, Y, G = random_instance(rng, d_in, d_out, n, binary_g=bool(k % 2))
-        _check_instance(ev, statement, X, Y, G, {"instance": k, "d_in": d_in, "d_out": d_out, "|X|": n})
+        out.append((X, Y, G, {"instance": k, "d_in": d_in, "d_out": d_out, "|X|": n}))
     # no separation hypothesis: points 10^-6 apart (Delta adapts to the smallest gap)
     eps = Fraction(1, 10**6)
     Xc = [(Fraction(0), Fraction(0)), (eps, Fraction(0)), (Fraction(0), eps), (Fraction(1), Fraction(1))]
     Yc = [[Fraction(1)], [Fraction(-1)], [Fraction(2)], [Fraction(0)]]
     Gc = [[[Fraction(1), Fraction(0)]], [[Fraction(0), Fraction(1)]], [[Fraction(1), Fraction(1)]], [[Fraction(0), Fraction(0)]]]
-    _check_instance(ev, statement, Xc, Yc, Gc, {"instance": "points 1e-6 apart", "d_in": 2, "d_out": 1, "|X|": 4})
-    if p["patches"]:
-        Xp, Yp, Gp, seen = spec_patches(ctx.rng("patches"), p["patches"])
-        _check_instance(ev, statement, Xp, Yp, Gp, {"instance": "f-bar_Conv2D on 3x3 patches", "d_in": 9, "d_out": 1,
-                                                    "|X|": len(Xp), "distinct patches met": seen})
-    return ev.verdict()
+    out.append((Xc, Yc, Gc, {"instance": "points 1e-6 apart", "d_in": 2, "d_out": 1, "|X|": 4}))
+    if patches:
+        Xp, Yp, Gp, seen = spec_patches(ctx.rng("patches"), patches)
+        out.append((Xp, Yp, Gp, {"instance": "f-bar_Conv2D on 3x3 patches", "d_in": 9, "d_out": 1,
+                                 "|X|": len(Xp), "distinct patches met": seen}))
+    return tuple((_frozen(X), _frozen(Y), _frozen(G), tuple(case.items())) for X, Y, G, case in out)
 
 
 # ---------------------------------------------------------------------------------------------

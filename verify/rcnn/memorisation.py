@@ -18,7 +18,7 @@ import numpy as np
 from kernels.constructions import tm2d as T
 from kernels.constructions import tm2d_grid as TG
 
-from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
+from ..registry import Context, Evidence, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from .grid import memorisation_formula, memory_spec, random_dataset
 
@@ -328,29 +328,50 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
     shows that 1 fails).
     """
     ev = Evidence("true", rigor=Rigor.EXACT)
-    rng = ctx.rng("datasets")
-    spec = memory_spec()
-    for m in range(1, p["m_max"] + 1):
-        for d in range(1, p["d_max"] + 1):
-            for k in range(p["datasets"]):
-                X, y = random_dataset(rng, m, d, repeat=bool(k % 2))
-                l = m + 1 + k % 3
-                run = TG.algorithm1(X, y, spec, l, eta=statement.eta, dummy=statement.dummy, init=statement.init)
-                for tau in range(1, m + 2):
-                    shift = {"lt": 0, "le": 1, "le2": 2}[statement.rule]
-                    want = memorisation_formula(X, y, tau + shift, "lt")
-                    got = run.W[tau] if tau < len(run.W) else None
-                    ok = got is not None and bool(np.array_equal(got, want))
-                    bad = None
-                    if got is None:
-                        bad = "no W^(tau+1): the pass has fewer steps"
-                    elif not ok:
-                        a, b = (int(v) for v in np.argwhere(got != want)[0])
-                        bad = f"W[{a + 1},{b + 1}] = {got[a, b]}, formula {want[a, b]}"
-                    ev.add({"m": m, "d": d, "l": l, "dataset": k, "tau": tau, "eta": statement.eta, "init": statement.init,
-                            "dummy": statement.dummy, "first difference": bad}, ok)
-                    if not ok:
-                        break
-                ev.add({"m": m, "d": d, "l": l, "dataset": k, "part": "f = 0 before every update"},
-                       run.error is None and all(f == 0 for f in run.outputs))
+    key = (ctx.claim_id, p["datasets"], p["m_max"], p["d_max"])
+    for idx, (m, d, k, X, y) in enumerate(_l4_datasets(*key)):
+        l = m + 1 + k % 3
+        run = _l4_run(*key, idx, statement.eta, statement.dummy, statement.init)
+        for tau in range(1, m + 2):
+            shift = {"lt": 0, "le": 1, "le2": 2}[statement.rule]
+            want = memorisation_formula(X, y, tau + shift, "lt")
+            got = run.W[tau] if tau < len(run.W) else None
+            ok = got is not None and bool(np.array_equal(got, want))
+            bad = None
+            if got is None:
+                bad = "no W^(tau+1): the pass has fewer steps"
+            elif not ok:
+                a, b = (int(v) for v in np.argwhere(got != want)[0])
+                bad = f"W[{a + 1},{b + 1}] = {got[a, b]}, formula {want[a, b]}"
+            ev.add({"m": m, "d": d, "l": l, "dataset": k, "tau": tau, "eta": statement.eta, "init": statement.init,
+                    "dummy": statement.dummy, "first difference": bad}, ok)
+            if not ok:
+                break
+        ev.add({"m": m, "d": d, "l": l, "dataset": k, "part": "f = 0 before every update"},
+               run.error is None and all(f == 0 for f in run.outputs))
     return ev.verdict()
+
+
+@functools.lru_cache(maxsize=2)
+def _l4_datasets(claim_id: str, datasets: int, m_max: int, d_max: int) -> tuple:
+    """check_lemma_4's training sets, drawn once per (claim, parameters) from its "datasets" stream in the order
+    of the loop: (m, d, k, X, y) with read-only arrays."""
+    rng = Context(claim_id).rng("datasets")
+    out = []
+    for m in range(1, m_max + 1):
+        for d in range(1, d_max + 1):
+            for k in range(datasets):
+                X, y = random_dataset(rng, m, d, repeat=bool(k % 2))
+                X.setflags(write=False)
+                y.setflags(write=False)
+                out.append((m, d, k, X, y))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _l4_run(claim_id: str, datasets: int, m_max: int, d_max: int, idx: int, eta, dummy: bool, init: str):
+    """Algorithm 1 at spec level on training set idx of _l4_datasets with depth l = m + 1 + k % 3; shared by the
+    statements with the same (eta, dummy, init) (the printed statement, the corrected one and the row mutant)."""
+    m, d, k, X, y = _l4_datasets(claim_id, datasets, m_max, d_max)[idx]
+    return TG.algorithm1(X, y, memory_spec(), m + 1 + k % 3, eta=eta, dummy=dummy, init=init)
+

@@ -124,6 +124,10 @@ def _nstar(bound, s: Setting, N: float) -> float:
     lo, hi = 0.0, 700.0
     for _ in range(200):
         mid = (lo + hi) / 2
+        if mid == lo or mid == hi:
+            # lo and hi are adjacent floats: every further step would set lo = mid = lo or hi = mid = hi,
+            # whatever the bound, so stopping here returns the value of the 200 steps (after ~60 of them)
+            break
         if bound(s, exp(mid), N) <= s.eps:
             hi = mid
         else:

@@ -7,6 +7,7 @@ Audited under the verdict contract (second reader): docs/audit/seed002_attention
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from math import sqrt
 
@@ -14,7 +15,7 @@ import numpy as np
 
 from kernels.constructions.retrieval_constructions import two_layer
 
-from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
+from ..registry import Context, Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 
 CONTRACT_AUDITED = True
@@ -44,6 +45,26 @@ def _lemma_13_ratio(st: LipschitzConstant, a, W, b, a2, W2, b2, A, A2):
     lhs = abs(two_layer(A, a, W, b) - two_layer(A2, a2, W2, b2))
     rhs = st.first_term * abs(two_layer(A2, a, W, b) - two_layer(A2, a2, W2, b2)) + L * np.linalg.norm(A - A2)
     return float(lhs), float(rhs)
+
+
+@functools.lru_cache(maxsize=2)
+def _lemma13_random(claim_id: str, n: int) -> tuple:
+    """check_lemma_13's random instances, drawn once per claim from its "lemma13" stream in the order of the
+    uncached loop: (k, m, D, a (read-only), lhs, |f(A') - f'(A')|, ||W||_op, ||A - A'||), the terms of
+    _lemma_13_ratio that do not depend on the statement."""
+    rng = Context(claim_id).rng("lemma13")
+    out = []
+    for k in range(n):
+        m, D = int(rng.integers(1, 8)), int(rng.integers(1, 6))
+        a, W, b = rng.standard_normal(m), rng.standard_normal((m, D)), rng.standard_normal(m)
+        a2, W2, b2 = a + 0.1 * rng.standard_normal(m), W + 0.1 * rng.standard_normal((m, D)), b
+        A = rng.standard_normal(D)
+        A2 = A if k % 10 == 0 else A + rng.standard_normal(D) * 10.0 ** rng.uniform(-3, 0)
+        lhs = float(abs(two_layer(A, a, W, b) - two_layer(A2, a2, W2, b2)))
+        first = abs(two_layer(A2, a, W, b) - two_layer(A2, a2, W2, b2))
+        a.setflags(write=False)
+        out.append((k, m, D, a, lhs, first, np.linalg.norm(W, 2), np.linalg.norm(A - A2)))
+    return tuple(out)
 
 
 @claim(
@@ -128,14 +149,10 @@ def check_lemma_13(st: LipschitzConstant, p, ctx) -> Verdict:
     from ..sharpness import maximize_continuous
 
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    rng = ctx.rng("lemma13")
-    for k in range(500):
-        m, D = int(rng.integers(1, 8)), int(rng.integers(1, 6))
-        a, W, b = rng.standard_normal(m), rng.standard_normal((m, D)), rng.standard_normal(m)
-        a2, W2, b2 = a + 0.1 * rng.standard_normal(m), W + 0.1 * rng.standard_normal((m, D)), b
-        A = rng.standard_normal(D)
-        A2 = A if k % 10 == 0 else A + rng.standard_normal(D) * 10.0 ** rng.uniform(-3, 0)
-        lhs, rhs = _lemma_13_ratio(st, a, W, b, a2, W2, b2, A, A2)
+    for k, m, D, a, lhs, first, norm_W, dist in _lemma13_random(ctx.claim_id, 500):
+        # _lemma_13_ratio's rhs from the cached statement-independent terms (same operations, same order)
+        L = st.factor * np.linalg.norm(a, st.a_norm) * norm_W
+        rhs = float(st.first_term * first + L * dist)
         ev.add({"instance": k, "m": m, "D": D, "A = A'": bool(k % 10 == 0)}, lhs, rhs * (1 + 1e-12) + 1e-15,
                part="triangle_step")
     # Lipschitz-tight instances: f = f' in the linear region, A - A' along the row(s)
@@ -398,6 +415,37 @@ def _lemma_15_sides(st: SoftmaxConstant, Z, Ws, W2s, j):
     return sqrt(lhs2), st.head_c * r_z**st.rz_pow * sqrt(rhs2)
 
 
+@functools.lru_cache(maxsize=2)
+def _lemma15_random(claim_id: str, n_softmax: int, n_heads: int) -> tuple:
+    """check_lemma_15's random instances, drawn once per (claim, sizes) from its "softmax" stream in the order of
+    the uncached loops and shared by the statements: per logit pair (k, m, ||softmax(u) - softmax(v)||_1,
+    ||u - v||_inf); per head instance (k, H, N, D, lhs, r_z, sum_h ||(W - W')^T z_j||^2, sum_h ||(W - W') z_j||^2),
+    each term computed by the float operations of _lemma_15_sides, so every statement's sides are bit-identical."""
+    rng = Context(claim_id).rng("softmax")
+    sm = []
+    for k in range(n_softmax):
+        m = int(rng.integers(2, 65))
+        u = rng.standard_normal(m) * float(rng.choice([0.1, 1, 5]))
+        v = u + rng.standard_normal(m) * 10.0 ** rng.uniform(-6, 1)
+        sm.append((k, m, float(np.abs(_softmax(u) - _softmax(v)).sum()), float(np.abs(u - v).max())))
+    heads = []
+    for k in range(n_heads):
+        H, N, D = int(rng.integers(1, 4)), int(rng.integers(2, 10)), int(rng.integers(2, 6))
+        Z = rng.standard_normal((N, D)) * float(rng.choice([0.3, 1.0, 2.0]))
+        Ws = [rng.standard_normal((D, D)) for _ in range(H)]
+        W2s = [W + 10.0 ** rng.uniform(-3, 0) * rng.standard_normal((D, D)) for W in Ws]
+        j = int(rng.integers(0, N))
+        r_z = float(np.linalg.norm(Z, axis=1).max())
+        lhs2 = rhs2_t = rhs2_w = 0.0
+        for W, W2 in zip(Ws, W2s):
+            s, s2 = _softmax(Z @ W.T @ Z[j]), _softmax(Z @ W2.T @ Z[j])
+            lhs2 += float(np.linalg.norm(s @ Z - s2 @ Z)) ** 2
+            rhs2_t += float(np.linalg.norm((W - W2).T @ Z[j])) ** 2
+            rhs2_w += float(np.linalg.norm((W - W2) @ Z[j])) ** 2
+        heads.append((k, H, N, D, sqrt(lhs2), r_z, rhs2_t, rhs2_w))
+    return tuple(sm), tuple(heads)
+
+
 @claim(
     id="seed002.lemma_15",
     source=SOURCE,
@@ -491,14 +539,10 @@ def check_lemma_15(st: SoftmaxConstant, p, ctx) -> Verdict:
     from ..sharpness import maximize_continuous
 
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    rng = ctx.rng("softmax")
     quick = ctx.tier == "quick"  # smoke test: 500 random logit pairs and 100 head instances (full: 2000 and 300)
-    for k in range(500 if quick else 2000):
-        m = int(rng.integers(2, 65))
-        u = rng.standard_normal(m) * float(rng.choice([0.1, 1, 5]))
-        v = u + rng.standard_normal(m) * 10.0 ** rng.uniform(-6, 1)
-        ev.add({"instance": k, "dim": m}, float(np.abs(_softmax(u) - _softmax(v)).sum()),
-               st.c * float(np.abs(u - v).max()) * (1 + 1e-9), part="softmax_lipschitz")
+    sm_cases, head_cases = _lemma15_random(ctx.claim_id, 500 if quick else 2000, 100 if quick else 300)
+    for k, m, lhs, n in sm_cases:
+        ev.add({"instance": k, "dim": m}, lhs, st.c * n * (1 + 1e-9), part="softmax_lipschitz")
     eps_ = 1e-4
     ev.add({"instance": "u = 0, v = (eps, -eps)", "eps": eps_},
            float(np.abs(_softmax(np.zeros(2)) - _softmax(np.array([eps_, -eps_]))).sum()), st.c * eps_ * (1 + 1e-9),
@@ -518,13 +562,8 @@ def check_lemma_15(st: SoftmaxConstant, p, ctx) -> Verdict:
            float(np.abs(_softmax(u) - _softmax(u + dv)).sum()), st.c * float(np.abs(dv).max()) * (1 + 1e-9),
            part="softmax_lipschitz")
 
-    for k in range(100 if quick else 300):
-        H, N, D = int(rng.integers(1, 4)), int(rng.integers(2, 10)), int(rng.integers(2, 6))
-        Z = rng.standard_normal((N, D)) * float(rng.choice([0.3, 1.0, 2.0]))
-        Ws = [rng.standard_normal((D, D)) for _ in range(H)]
-        W2s = [W + 10.0 ** rng.uniform(-3, 0) * rng.standard_normal((D, D)) for W in Ws]
-        j = int(rng.integers(0, N))
-        lhs, rhs = _lemma_15_sides(st, Z, Ws, W2s, j)
+    for k, H, N, D, lhs, r_z, rhs2_t, rhs2_w in head_cases:
+        rhs = st.head_c * r_z**st.rz_pow * sqrt(rhs2_t if st.transpose else rhs2_w)  # as in _lemma_15_sides
         ev.add({"instance": f"heads {k}", "H": H, "N": N, "D": D}, lhs, rhs * (1 + 1e-9), part="distance")
     e1, e2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
     for r in (0.5, 1.0, 3.0):
