@@ -155,10 +155,7 @@ def check_def_d1(statement: CorrectionStatement, p, ctx) -> Verdict:
             if sum(v * v for v in e) > r2:
                 top = max(abs(v) for v in e)
                 e = [v * statement.radius / (top * n) for v in e]  # then ||e||_2 <= sqrt(n) radius / n <= radius
-        blk = C.round_block(n)
-        ident = (np.array([[Fraction(int(i == j)) for j in range(n)] for i in range(n)], dtype=object),
-                 np.array([Fraction(0)] * n, dtype=object))
-        net = C.ReluNet(tuple(blk) + (ident,), (1,), (True,))
+        net = _round_net(n)
         _, blocks = C.forward_exact(net, np.array([[Fraction(int(a)) + b for a, b in zip(h, e)]], dtype=object), keep=True)
         out = blocks[0][0]
         if list(out) != [Fraction(int(a)) for a in h]:
@@ -166,14 +163,33 @@ def check_def_d1(statement: CorrectionStatement, p, ctx) -> Verdict:
             first = first or f"h = {h.tolist()}, e = {[str(v) for v in e]}, round = {[str(v) for v in out]}"
     ev.add({"part": "round(h + e) = h for ||e||_2 <= radius", "radius": statement.radius, "samples": p["samples"],
             "first failure": first}, bad, 0)
-    for k, circ in enumerate(random_circuits(ctx.rng("circuits"), p["circuits"], 4, 6, 4)):
+    for k, differ in enumerate(_corrected_vs_uncorrected(ctx.seed("circuits"), p["circuits"])):
+        ev.add({"circuit": k, "part": "corrected block outputs = uncorrected ones on X"}, differ, 0)
+    return ev.verdict()
+
+
+@functools.lru_cache(maxsize=8)
+def _round_net(n: int) -> C.ReluNet:
+    """round_block(n) followed by the identity layer, exact (Fractions); cached per n (forward_exact only reads it)."""
+    blk = C.round_block(n)
+    ident = (np.array([[Fraction(int(i == j)) for j in range(n)] for i in range(n)], dtype=object),
+             np.array([Fraction(0)] * n, dtype=object))
+    return C.ReluNet(tuple(blk) + (ident,), (1,), (True,))
+
+
+@functools.lru_cache(maxsize=4)
+def _corrected_vs_uncorrected(seed: int, circuits: int) -> tuple[int, ...]:
+    """Per random circuit of ctx.rng("circuits") (= np.random.default_rng(np.random.SeedSequence(seed))): the number of
+    gate blocks whose outputs on X differ between the corrected (rounded) and the uncorrected net (statement-independent,
+    cached)."""
+    out = []
+    for circ in random_circuits(np.random.default_rng(np.random.SeedSequence(seed)), circuits, 4, 6, 4):
         X = cube(circ.m)
         _, br = C.forward_exact(C.compile_relu(circ), X, keep=True)
         _, bn = C.forward_exact(C.compile_relu(circ, rounding=False), X, keep=True)
         gate_r = [B for B, is_r in zip(br, C.compile_relu(circ).round_blocks) if not is_r]
-        ev.add({"circuit": k, "part": "corrected block outputs = uncorrected ones on X"},
-               sum(int(np.any(a != b)) for a, b in zip(gate_r, bn)), 0)
-    return ev.verdict()
+        out.append(sum(int(np.any(a != b)) for a, b in zip(gate_r, bn)))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------
