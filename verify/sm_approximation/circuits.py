@@ -133,6 +133,37 @@ class LayerwiseStatement:
     or_outer: bool = True
 
 
+@functools.lru_cache(maxsize=4)
+def _lemma_b1_runs(seed: int, circuits: int, m_max: int, q_max: int, r_max: int, or_outer: bool) -> tuple:
+    """Per random circuit of ctx.rng("circuits") (= np.random.default_rng(np.random.SeedSequence(seed))), compiled without
+    rounding (OR as 1 - relu(1 - x_a - x_b) when ``or_outer``): (k, {q, r, s}, per gate layer (index, #inputs, #wrong
+    outputs, r_i, gate letters, ||theta||_1 exact), #inputs with F != 2G - 1).  Statement-independent but for or_outer."""
+    out = []
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    for k, circ in enumerate(random_circuits(rng, circuits, m_max, q_max, r_max)):
+        net = C.compile_relu(circ, rounding=False, or_outer=or_outer)
+        n_in = circ.m
+        rows = []
+        for li, layer in enumerate(circ.layers):
+            H = cube(n_in)
+            want = np.stack([C.evaluate_circuit(C.Circuit(n_in, (layer, (("ID", (j,)),))), H) for j in range(len(layer))], 1)
+            (W1, b1), (W2, b2) = net.layers[2 * li], net.layers[2 * li + 1]
+            Hf = H.astype(object)
+            Z = (Hf.dot(W1.T) + b1)
+            Z = np.where(Z > 0, Z, 0)
+            Z = Z.dot(W2.T) + b2
+            Z = np.where(Z > 0, Z, 0)
+            wrong = int(np.sum(Z != want))
+            norm = sum(abs(v) for A in (W1, b1, W2, b2) for v in A.ravel())
+            rows.append((li, len(H), wrong, len(layer), "".join(g[0][0] for g in layer), norm))
+            n_in = len(layer)
+        X = cube(circ.m)
+        F = C.forward_exact(net, X)
+        G = C.evaluate_circuit(circ, X)
+        out.append((k, {"q": circ.depth, "r": circ.width, "s": circ.size}, tuple(rows), sum(o != 2 * g - 1 for o, g in zip(F, G))))
+    return tuple(out)
+
+
 @claim(
     id="seed000.lemma_B.1", source=SOURCE, label="Lemma B.1", entry="E10",
     title="One 2-layer ReLU block per circuit layer, ||theta||_1 <= 5 r_i; the composition computes G (Lemma 3.2)",
@@ -190,30 +221,13 @@ def check_lemma_b1(statement: LayerwiseStatement, p, ctx) -> Verdict:
     costs, counted from the proof (l.413-415 and Prop. B.2): OR 5, AND 4, NOT 3, ID 2.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
-    rng = ctx.rng("circuits")
-    for k, circ in enumerate(random_circuits(rng, p["circuits"], p["m_max"], p["q_max"], p["r_max"])):
-        net = C.compile_relu(circ, rounding=False, or_outer=statement.or_outer)
-        n_in = circ.m
-        for li, layer in enumerate(circ.layers):
-            H = cube(n_in)
-            want = np.stack([C.evaluate_circuit(C.Circuit(n_in, (layer, (("ID", (j,)),))), H) for j in range(len(layer))], 1)
-            (W1, b1), (W2, b2) = net.layers[2 * li], net.layers[2 * li + 1]
-            Hf = H.astype(object)
-            Z = (Hf.dot(W1.T) + b1)
-            Z = np.where(Z > 0, Z, 0)
-            Z = Z.dot(W2.T) + b2
-            Z = np.where(Z > 0, Z, 0)
-            wrong = int(np.sum(Z != want))
-            ev.add({"circuit": k, "layer": li + 1, "inputs": len(H)}, wrong, 0)
-            norm = sum(abs(v) for A in (W1, b1, W2, b2) for v in A.ravel())
-            ev.add({"circuit": k, "layer": li + 1, "r_i": len(layer), "gates": "".join(g[0][0] for g in layer)},
-                   norm, statement.norm_per_gate * len(layer), relation="le", part="norm")
-            n_in = len(layer)
-        X = cube(circ.m)
-        out = C.forward_exact(net, X)
-        G = C.evaluate_circuit(circ, X)
-        ev.add({"circuit": k, "q": circ.depth, "r": circ.width, "s": circ.size, "part": "F = 2G - 1 on {0,1}^m"},
-               sum(o != 2 * g - 1 for o, g in zip(out, G)), 0)
+    for k, circ_case, layer_rows, wrong_F in _lemma_b1_runs(ctx.seed("circuits"), p["circuits"], p["m_max"], p["q_max"],
+                                                            p["r_max"], statement.or_outer):
+        for li, n_H, wrong, r_i, gates, norm in layer_rows:
+            ev.add({"circuit": k, "layer": li + 1, "inputs": n_H}, wrong, 0)
+            ev.add({"circuit": k, "layer": li + 1, "r_i": r_i, "gates": gates},
+                   norm, statement.norm_per_gate * r_i, relation="le", part="norm")
+        ev.add({"circuit": k, **circ_case, "part": "F = 2G - 1 on {0,1}^m"}, wrong_F, 0)
     return ev.verdict()
 
 
