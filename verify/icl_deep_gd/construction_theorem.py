@@ -18,7 +18,7 @@ from kernels.constructions.projected_gd import box_projection, inexact_pgd
 from ..registry import Evidence, Kind, Mutant, Param, Part, Rigor, Severity, Status, Verdict, claim
 from . import SOURCE
 from . import _block as B
-from .construction import ACTS, ETA, H_PARAM, REL, _freeze, _Hs, _random_instances, _seeded_instances
+from .construction import ACTS, ETA, H_PARAM, REL, _freeze, _random_instances, _seeded_instances
 
 CONTRACT_AUDITED = True
 
