@@ -185,7 +185,7 @@ def test_budget_is_configurable(monkeypatch):
     monkeypatch.setenv("VERIFY_MEMORY_BUDGET_GIB", "4")
     c = get_claim("seed000.def_2.2")
     tiers = {t: c.tier_params(t) for t in TIERS}
-    params = dict(c.resolve_params("full"), N=4000, n=4000)  # about 60 GiB
+    params = dict(c.resolve_params("full"), N=30000, n=30000)  # about 6.8 GiB (the N x n Rademacher matrices), 16 h
     assert refusal(c.id, params, tiers) is not None
     monkeypatch.setenv("VERIFY_MEMORY_BUDGET_GIB", "100")
     assert refusal(c.id, params, tiers) is None

@@ -16,13 +16,15 @@ _CH5_MAJ = "majority table over {+-1}^n, its Walsh-Hadamard transform and scratc
 #: claim id -> estimate of its cost from its resolved parameters
 ESTIMATES: dict[str, Estimate] = {
     # ---- seed000 ---------------------------------------------------------------------------------------
-    # sm_experiment: loss[:, idx] for ERM chunks of 500 samples is an (N, 500, n) float64 array, plus the
-    # N x n Rademacher matrices; 74.5 GiB was the N x n part alone at N = n = 100000 (issue 19)
-    "seed000.def_2.2": E(lambda p: F8 * p["N"] * p["n"] * 502 + F8 * 400 * (p["N"] + p["n"]),
-                         "(N, 500, n) float64 ERM chunk plus N x n Rademacher matrices",
+    # sm_experiment: the N x n Rademacher matrices (loss columns of one sample, 400 sign vectors) and, per ERM chunk of
+    # 500 samples, the (500, n) drawn indices (two int64 copies) and the (500, N) loss counts; 74.5 GiB was the N x n
+    # part alone at N = n = 100000 (issue 19).  (Before the ERM used per-sample hit counts it held an (N, 500, n)
+    # float64 array: F8 N n 502.)  Measured 1.23 MB against 1.59 at N = 64, n = 96, R = 500 (tests/test_costs.py).
+    "seed000.def_2.2": E(lambda p: F8 * p["N"] * p["n"] + F8 * 400 * (p["N"] + p["n"]) + F8 * 500 * (2 * p["n"] + p["N"]),
+                         "N x n Rademacher matrices plus (500, n) index and (500, N) count arrays per ERM chunk",
                          {"N": "lin", "n": "lin", "rad_samples": "lin", "R": "lin"}),
-    "seed000.prop_2.3": E(lambda p: F8 * p["N"] * p["n"] * 502 + F8 * 400 * (p["N"] + p["n"]),
-                          "(N, 500, n) float64 ERM chunk plus N x n Rademacher matrices",
+    "seed000.prop_2.3": E(lambda p: F8 * p["N"] * p["n"] + F8 * 400 * (p["N"] + p["n"]) + F8 * 500 * (2 * p["n"] + p["N"]),
+                          "N x n Rademacher matrices plus (500, n) index and (500, N) count arrays per ERM chunk",
                           {"N": "lin", "n": "lin", "rad_samples": "lin", "R": "lin"}),
     # _cor_a1_runs: Z is (n + test) x (dim + 1) float64 (a few copies); the l1 separator is an LP in n rows
     "seed000.cor_A.1": E(lambda p: 4 * F8 * (2 * p["n_max"] + p["test"]) * (p["dim"] + 2),
@@ -285,8 +287,12 @@ ESTIMATES.update({
     "seed000.arch_4.1": loop("machines"),
     "seed000.def_D.5": loop("maps"),
     "seed001.def_11_softmax_block": loop("instances"),
-    "seed001.lemma_16_softmax_ua": loop("samples"),
-    "seed001.lemma_5_backprop_ewml": loop("instances"),
+    # samples only counts the iterations of the cached F4 loop (_f4_worst: range(samples)); constant memory each
+    "seed001.lemma_16_softmax_ua": E(lambda p: 256.0 * p["samples"], "samples iterations of the cached F4 loop "
+                                    "(_f4_worst), constant memory each", {"samples": "lin"}),
+    # instances only counts the iterations of the cached instance loop (_lemma5_runs: range(instances)); constant memory each
+    "seed001.lemma_5_backprop_ewml": E(lambda p: 256.0 * p["instances"], "instances iterations of the cached loop "
+                                      "(_lemma5_runs), constant memory each", {"instances": "lin"}),
     "seed002.figure_1": loop("seeds", "rnn_seeds"),
     "seed002.lemma_40": E(lambda p: 16384.0 * p["instances"],
                           "instances drawn one by one (d <= 3: sympy Sigma, mu and an exact variance each) and kept for "

@@ -133,7 +133,12 @@ def layer_norm_B(layer) -> float:
     if isinstance(layer, MLP):
         return op1(layer.W1) + op1(layer.W2)
     qk = max(float(np.abs(layer.Q).sum(axis=-2).max(axis=-1).max()), float(np.abs(layer.K).sum(axis=-2).max(axis=-1).max()))
-    return qk + float(np.abs(layer.V).sum(axis=-2).max(axis=-1).sum())
+    if layer.U.shape[-1] == 1:
+        # rank one: |V_m[a, b]| = |U_m[a] W_m[b]| = |U_m[a]| |W_m[b]| exactly (one product each), without the einsum
+        absV = np.abs(layer.U) * np.abs(layer.W[:, :, 0])[:, None, :]
+    else:
+        absV = np.abs(layer.V)
+    return qk + float(absV.sum(axis=-2).max(axis=-1).sum())
 
 
 @dataclass
@@ -220,19 +225,18 @@ def _function_heads(lay: Layout, approx: SumOfReLUs, pairs: list, target) -> ReL
     K = np.zeros((M, q, lay.D))
     U = np.zeros((M, lay.D, 1))
     W = np.zeros((M, lay.D, 1))
-    m = 0
-    for j, k in pairs:
+    # heads m = i H_ + h for the i-th pair (j, k) and the h-th ReLU of approx (one block of H_ heads per pair)
+    for i, (j, k) in enumerate(pairs):
         src = lay.p_idx(j - 1)
         wr = lay.w_row(j, k)
         dst = target(j)[k]
-        for h in range(H_):
-            Q[m, np.arange(src.size), src] = approx.A[h, 0]
-            Q[m, q - 1, lay.one] = approx.A[h, 1]
-            K[m, np.arange(wr.size), wr] = 1.0
-            K[m, q - 1, lay.one] = 1.0
-            U[m, dst, 0] = approx.c[h]
-            W[m, lay.one, 0] = 1.0
-            m += 1
+        blk = slice(i * H_, (i + 1) * H_)
+        Q[blk, np.arange(src.size), src] = approx.A[:, 0][:, None]
+        Q[blk, q - 1, lay.one] = approx.A[:, 1]
+        K[blk, np.arange(wr.size), wr] = 1.0
+        K[blk, q - 1, lay.one] = 1.0
+        U[blk, dst, 0] = approx.c
+        W[blk, lay.one, 0] = 1.0
     return ReLUAttention(Q, K, U, W)
 
 

@@ -166,10 +166,16 @@ def init_params(rng: np.random.Generator, d: int, D: int, L: int, T_max: int) ->
 # ---------------------------------------------------------------------------------------------- fast body
 
 
+# np.add.reduce(., axis=-1, keepdims=True) / n is what ndarray.mean(-1, keepdims=True) computes (numpy's _mean:
+# the same reduction, then true_divide by the count), without mean's Python-level overhead: bit-identical.
+_sum = np.add.reduce
+
+
 def _ln(x, g, c):
-    mu = x.mean(-1, keepdims=True)
+    n = x.shape[-1]
+    mu = _sum(x, axis=-1, keepdims=True) / n
     xc = x - mu
-    rs = 1.0 / np.sqrt((xc * xc).mean(-1, keepdims=True) + LN_EPS)
+    rs = 1.0 / np.sqrt(_sum(xc * xc, axis=-1, keepdims=True) / n + LN_EPS)
     xh = xc * rs
     return xh * g + c, (xh, rs)
 
@@ -177,7 +183,8 @@ def _ln(x, g, c):
 def _ln_back(dy, g, cache):
     xh, rs = cache
     dxh = dy * g
-    dx = rs * (dxh - dxh.mean(-1, keepdims=True) - xh * (dxh * xh).mean(-1, keepdims=True))
+    n = xh.shape[-1]
+    dx = rs * (dxh - _sum(dxh, axis=-1, keepdims=True) / n - xh * (_sum(dxh * xh, axis=-1, keepdims=True) / n))
     return dx, (dy * xh).reshape(-1, xh.shape[-1]).sum(0), dy.reshape(-1, dy.shape[-1]).sum(0)
 
 
@@ -190,6 +197,16 @@ def _gelu_back(z, t):
     return 0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * _GC * (1.0 + 3 * 0.044715 * z * z)
 
 
+@functools.lru_cache(maxsize=16)
+def _masks(T: int) -> tuple[np.ndarray, np.ndarray]:
+    """The causal mask (T, T) and the counts 1..T of attended positions (T, 1), read-only (cached per T)."""
+    causal = np.tril(np.ones((T, T), dtype=bool))
+    cnt = np.arange(1, T + 1, dtype=np.float64)[:, None]
+    causal.setflags(write=False)
+    cnt.setflags(write=False)
+    return causal, cnt
+
+
 def forward(theta: np.ndarray, Z: np.ndarray, *, d: int, D: int, L: int, T_max: int, heads: int, attn: str,
             keep: bool = False):
     """Predictions at the x positions, (B, K); with ``keep`` also the caches of the backward pass."""
@@ -199,8 +216,7 @@ def forward(theta: np.ndarray, Z: np.ndarray, *, d: int, D: int, L: int, T_max: 
     B, T, _ = Z.shape
     H, dh = heads, D // heads
     h = Z @ P["W_in"] + P["b_in"] + P["pos"][:T]
-    causal = np.tril(np.ones((T, T), dtype=bool))
-    cnt = np.arange(1, T + 1, dtype=np.float64)[:, None]
+    causal, cnt = _masks(T)
     caches = []
     for l in range(L):
         a, ln1 = _ln(h, P[f"g1_{l}"], P[f"c1_{l}"])

@@ -17,6 +17,7 @@ the tight linear instance of (3.9); the Lemma-6 counterexample (r = t, V_2 = fou
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -38,7 +39,13 @@ REL = 1e-9
 
 
 def _random_instances(ctx, count: int, *, max_N: int = 3):
-    rng = ctx.rng("instances")
+    return _seeded_instances(ctx.seed("instances"), count, max_N)
+
+
+def _seeded_instances(seed: int, count: int, max_N: int = 3):
+    """The instances of ``_random_instances`` from the seed of the claim's stream "instances" (ctx.rng(tag) is
+    np.random.default_rng(np.random.SeedSequence(ctx.seed(tag))): the same draws)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
     out = []
     for k in range(count):
         N = 2 + k % (max_N - 1)
@@ -51,6 +58,91 @@ def _random_instances(ctx, count: int, *, max_N: int = 3):
 
 def _Hs(p) -> list[int]:
     return [int(h) for h in p["H_grid"].split(",")]
+
+
+def _freeze(obj):
+    """Mark every numpy array in a (nested) dict / list / tuple read-only; returns ``obj``."""
+    if isinstance(obj, np.ndarray):
+        obj.setflags(write=False)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _freeze(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _freeze(v)
+    return obj
+
+
+def _run(inst, ap, norms=(), **variants) -> dict:
+    """``B.run_block(inst, ap, ETA, **variants)`` with the norms (C.1) of the layers ``norms`` added under
+    "norms", every array read-only (the runs below are cached and shared by the statements and mutants)."""
+    res = B.run_block(inst, ap, ETA, **variants)
+    res["norms"] = {i: T.layer_norm_B(res["layers"][i]) for i in norms}
+    return _freeze(res)
+
+
+# Caching: the executed blocks depend on the statement only through the radius of the approximants (or one
+# construction variant), so each claim's runs are a module-level ``functools.lru_cache`` function of the seeds
+# of its streams, its parameters and that radius / variant; the statement, proof step and mutants re-read them.
+
+
+@functools.lru_cache(maxsize=4)
+def _lemma2_runs(seed_inst: int, seed_dk: int, H_grid: str, instances: int, radius: str) -> tuple:
+    Hs = [int(h) for h in H_grid.split(",")]
+    cases = [(B.domain_instance(), H) for H in Hs] + [(B.tight_linear_instance(), 0)]
+    cases += [(inst, H) for inst in _seeded_instances(seed_inst, instances) for H in Hs]
+    cases += [(B.random_instance(np.random.default_rng(np.random.SeedSequence(seed_dk)), "d > K", "tanh", 2, 2, 1, 3, 3), Hs[0])]
+    out = []
+    for inst, H in cases:
+        ap = B.approximants(inst, H, H, radius=radius, eps_lin=1e-3)
+        out.append((inst, H, ap, _run(inst, ap, norms=range(inst.N))))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _lemma3_runs(seed_inst: int, H_grid: str, instances: int, radius: str) -> tuple:
+    Hs = [int(h) for h in H_grid.split(",")]
+    cases = [(B.domain_instance(), H, H) for H in Hs]
+    rand = _seeded_instances(seed_inst, instances)
+    cases += [(inst, H, H) for inst in rand for H in Hs] + [(inst, 8, 1024) for inst in rand[:2]]
+    out = []
+    for inst, Hr, Hrp in cases:
+        ap = B.approximants(inst, Hr, Hrp, radius=radius)
+        out.append((inst, Hr, Hrp, ap, _run(inst, ap, norms=(inst.N,))))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _lemma4_runs(seed_inst: int, H_grid: str, instances: int, gate: bool) -> tuple:
+    out = []
+    for inst in _seeded_instances(seed_inst, instances):
+        for H in [int(h) for h in H_grid.split(",")]:
+            ap = B.approximants(inst, H, H, radius="corrected")
+            ap = replace(ap, R3=max(inst.Bv * B.printed_B_r(inst), inst.By, 1.0))
+            out.append((inst, H, ap, _run(inst, ap, norms=(inst.N + 1,), gate_test_token=gate)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _lemma5_runs(seed: int, instances: int, use_rows: bool) -> tuple:
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    insts = [B.random_instance(rng, f"random {k}", ACTS[k % 3] if k % 2 else "linear", 3, 2 + k % 2, 1 + k % 2, 2 + k % 2, 4)
+             for k in range(instances)]
+    out = []
+    for inst in insts:
+        ap = B.approximants(inst, 32, 32, radius="corrected")
+        out.append((inst, _run(inst, ap, norms=range(inst.N + 2, 2 * inst.N + 2), ewml_use_rows=use_rows)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _lemma6_runs(seed_inst: int, H: int, instances: int) -> tuple:
+    cases = [(B.lemma6_instance(), 1e-3)] + [(inst, 0.0) for inst in _seeded_instances(seed_inst, instances)]
+    out = []
+    for inst, eps_l in cases:
+        ap = B.approximants(inst, H, H, radius="corrected", eps_l=eps_l)
+        out.append((inst, eps_l, ap, _run(inst, ap)))
+    return tuple(out)
 
 
 H_PARAM = Param("H_grid", str, doc="comma-separated numbers of interpolation intervals for r_hat and r_hat'")
@@ -199,12 +291,7 @@ def check_lemma_2(statement: Lemma2Statement, p, ctx) -> Verdict:
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     worst_arg = []
-    cases = [(B.domain_instance(), H) for H in _Hs(p)] + [(B.tight_linear_instance(), 0)]
-    cases += [(inst, H) for inst in _random_instances(ctx, p["instances"]) for H in _Hs(p)]
-    cases += [(B.random_instance(ctx.rng("d>K"), "d > K", "tanh", 2, 2, 1, 3, 3), _Hs(p)[0])]
-    for inst, H in cases:
-        ap = B.approximants(inst, H, H, radius=statement.radius, eps_lin=1e-3)
-        res = B.run_block(inst, ap, ETA)
+    for inst, H, ap, res in _lemma2_runs(ctx.seed("instances"), ctx.seed("d>K"), p["H_grid"], p["instances"], statement.radius):
         n = inst.n
         if statement.radius == "corrected" and inst.act != "linear":
             ev.add(dict(inst.describe(), H=H, part="R_1 >= R_0 + B_v E_r eps_r (corrected radius)"),
@@ -215,7 +302,7 @@ def check_lemma_2(statement: Lemma2Statement, p, ctx) -> Verdict:
             rhs = _lemma2_coeff(inst, j, statement) * ap.eps_r * statement.eps_factor
             ev.add(dict(inst.describe(), H=H, j=j, R1=ap.R1, max_argument=res["max_arg"], eps_r=ap.eps_r), lhs,
                    rhs * (1 + REL), relation="le", part="error_3_9")
-            norm = T.layer_norm_B(res["layers"][j - 1])
+            norm = res["norms"][j - 1]
             bound = (statement.norm_offset + _mult(statement.norm_mult, inst) * C1) * statement.norm_factor
             last_wide = j == inst.N and inst.d_out > inst.K
             if last_wide and not statement.norm_last_d_gt_K:
@@ -349,12 +436,7 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
     interpolation bound h^2 sup|r'''|/8 is attained only where r''' is extremal).
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    cases = [(B.domain_instance(), H, H) for H in _Hs(p)]
-    rand = _random_instances(ctx, p["instances"])
-    cases += [(inst, H, H) for inst in rand for H in _Hs(p)] + [(inst, 8, 1024) for inst in rand[:2]]
-    for inst, Hr, Hrp in cases:
-        ap = B.approximants(inst, Hr, Hrp, radius=statement.radius)
-        res = B.run_block(inst, ap, ETA)
+    for inst, Hr, Hrp, ap, res in _lemma3_runs(ctx.seed("instances"), p["H_grid"], p["instances"], statement.radius):
         n = inst.n
         lhs = max(float(np.abs(res["rp_hat"][j][:n] - res["rp"][j][:n]).max()) for j in range(1, inst.N + 1))
         a = inst.activation
@@ -362,7 +444,7 @@ def check_lemma_3(statement: Lemma3Statement, p, ctx) -> Verdict:
         ev.add(dict(inst.describe(), H_r=Hr, H_rp=Hrp, R2=ap.R2, max_argument=res["max_arg"]), lhs,
                rhs * statement.eps_factor * (1 + REL), part="error_3_13")
         if statement.check_norm:
-            norm = T.layer_norm_B(res["layers"][inst.N])
+            norm = res["norms"][inst.N]
             bound = (statement.norm_offset + _mult(statement.norm_mult, inst) * ap.rp_hat.C) * statement.norm_factor
             ev.add(dict(inst.describe(), H_r=Hr, H_rp=Hrp, C2=ap.rp_hat.C), norm, bound * (1 + REL),
                    part="norm_B_theta")
@@ -457,21 +539,16 @@ def check_lemma_4(statement: Lemma4Statement, p, ctx) -> Verdict:
     L_l E_r eps_r, about 2x loose.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    for inst in _random_instances(ctx, p["instances"]):
-        for H in _Hs(p):
-            ap = B.approximants(inst, H, H, radius="corrected")
-            ap = replace(ap, R3=max(inst.Bv * B.printed_B_r(inst), inst.By, 1.0))
-            res = B.run_block(inst, ap, ETA, gate_test_token=statement.gate)
-            n = inst.n
-            lhs = float(np.abs(res["g"][:n] - res["u"]).max())
-            ev.add(dict(inst.describe(), H=H), lhs, (0.0 + 2.0 * B.E_r(inst) * ap.eps_r) * statement.eps_factor * (1 + REL),
-                   part="error_3_15")
-            ev.add(dict(inst.describe(), H=H, part="test_token: g on the test token"), float(np.abs(res["g"][n]).max()), 0.0,
-                   relation="eq")
-            if statement.check_norm:
-                mlp = res["layers"][inst.N + 1]
-                ev.add(dict(inst.describe(), H=H, R3=ap.R3, C3=ap.u_hat.C), T.layer_norm_B(mlp),
-                       max(ap.R3 + 1, ap.u_hat.C) * (1 + REL), part="norm_B_theta")
+    for inst, H, ap, res in _lemma4_runs(ctx.seed("instances"), p["H_grid"], p["instances"], statement.gate):
+        n = inst.n
+        lhs = float(np.abs(res["g"][:n] - res["u"]).max())
+        ev.add(dict(inst.describe(), H=H), lhs, (0.0 + 2.0 * B.E_r(inst) * ap.eps_r) * statement.eps_factor * (1 + REL),
+               part="error_3_15")
+        ev.add(dict(inst.describe(), H=H, part="test_token: g on the test token"), float(np.abs(res["g"][n]).max()), 0.0,
+               relation="eq")
+        if statement.check_norm:
+            ev.add(dict(inst.describe(), H=H, R3=ap.R3, C3=ap.u_hat.C), res["norms"][inst.N + 1],
+                   max(ap.R3 + 1, ap.u_hat.C) * (1 + REL), part="norm_B_theta")
     return ev.verdict()
 
 
@@ -560,12 +637,7 @@ def check_lemma_5(statement: Lemma5Statement, p, ctx) -> Verdict:
     undecided (see the part's reason); the recursion holds exactly.  Severity constant.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    rng = ctx.rng("lemma5")
-    insts = [B.random_instance(rng, f"random {k}", ACTS[k % 3] if k % 2 else "linear", 3, 2 + k % 2, 1 + k % 2, 2 + k % 2, 4)
-             for k in range(p["instances"])]
-    for inst in insts:
-        ap = B.approximants(inst, 32, 32, radius="corrected")
-        res = B.run_block(inst, ap, ETA, ewml_use_rows=statement.use_rows)
+    for inst, res in _lemma5_runs(ctx.seed("lemma5"), p["instances"], statement.use_rows):
         n, N = inst.n, inst.N
         Vs = res["Vs"]
         ref = {N: res["rp_hat"][N] * res["g"]}
@@ -582,7 +654,7 @@ def check_lemma_5(statement: Lemma5Statement, p, ctx) -> Verdict:
         if statement.check_norm:
             # norm_bound > 0: the printed constant bound; < 0: |norm_bound| (1 + max{K, d}) (the construction's norm)
             nb = statement.norm_bound if statement.norm_bound > 0 else -statement.norm_bound * (1 + max(inst.K, inst.d_out))
-            worst = max(T.layer_norm_B(res["layers"][N + 2 + j]) for j in range(N))
+            worst = max(res["norms"][N + 2 + j] for j in range(N))
             ev.add(dict(inst.describe(), part_bound=nb), worst, nb * (1 + REL), part="norm_B_theta")
     return ev.verdict()
 
@@ -710,10 +782,7 @@ def check_lemma_6(statement: Lemma6Statement, p, ctx) -> Verdict:
     sqrt(rows) B_v.  "s_hat <= B_s" lacks an absolute value.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    cases = [(B.lemma6_instance(), 1e-3)] + [(inst, 0.0) for inst in _random_instances(ctx, p["instances"])]
-    for inst, eps_l in cases:
-        ap = B.approximants(inst, p["H"], p["H"], radius="corrected", eps_l=eps_l)
-        res = B.run_block(inst, ap, ETA)
+    for inst, eps_l, ap, res in _lemma6_runs(ctx.seed("instances"), p["H"], p["instances"]):
         n, N = inst.n, inst.N
         a = inst.activation
         tb = B.instance_bounds(inst, ap, res)

@@ -46,10 +46,17 @@ def _seed(*tag) -> int:
     return stable_seed("seed001.appendix_g", *tag) % 2**63
 
 
-@functools.lru_cache(maxsize=32)
 def _pretrain(attn: str, N: int, L: int, d: int, K: int, Kt: int, D: int, heads: int, steps: int, batch: int,
               target_width: int) -> tuple[np.ndarray, float, float]:
-    """(theta, mean loss over the first and the last 5% of the steps) of one seeded pre-training run."""
+    """(theta, mean loss over the first and the last 5% of the steps) of one seeded pre-training run; the arguments
+    are passed on positionally, so that a call with keywords and one without share the cached run (functools.lru_cache
+    keys differ between the two)."""
+    return _pretrain_run(attn, N, L, d, K, Kt, D, heads, steps, batch, target_width)
+
+
+@functools.lru_cache(maxsize=32)
+def _pretrain_run(attn: str, N: int, L: int, d: int, K: int, Kt: int, D: int, heads: int, steps: int, batch: int,
+                  target_width: int) -> tuple[np.ndarray, float, float]:
     with single_threaded_blas():
         theta, losses = train_icl(_seed("pretrain", attn, N, L, d, K, D, heads, batch, target_width), d=d, K=K, D=D, L=L,
                                   heads=heads, attn=attn, steps=steps, batch=batch, lr=_LR, target_layers=N,

@@ -4,6 +4,7 @@ accumulation and gradient-mapping convergence (E14), on functions with known smo
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,49 +63,68 @@ def _lemma14_hypotheses(case) -> list[str]:
 
 
 def _steps(st: Lemma14Statement, Lf: float) -> list[float]:
-    top = Lf if st.step_rule == "eta<=L_f" else 1.0 / Lf
+    return _steps_for(st.step_rule, Lf)
+
+
+def _steps_for(step_rule: str, Lf: float) -> list[float]:
+    top = Lf if step_rule == "eta<=L_f" else 1.0 / Lf
     return [top * f for f in (0.1, 0.5, 1.0)]
+
+
+# Caching: the iterations depend on the statement only through its step rule (the etas run), so they are module-level
+# functools.lru_cache functions of the step rule, the parameters and the stream's seed; every statement and mutant
+# re-reads them (read-only arrays, tuples).
+
+
+@functools.lru_cache(maxsize=4)
+def _accumulation_runs(step_rule: str, steps: int) -> tuple:
+    """((L_f, eta, trajectory), ...) of f = -(L_f/2) w^2 with errors +eta eps, eps = 1e-3."""
+    eps = 1e-3
+    out = []
+    for Lf in (0.01, 0.1, 1.0, 10.0):
+        f = Quadratic(-Lf, np.zeros(1))
+        proj = box_projection(-1e12, 1e12)
+        for eta in _steps_for(step_rule, Lf):
+            traj = inexact_pgd(np.zeros(1), f.grad, proj, eta, steps, errors=lambda l, w, eta=eta: np.array([eta * eps]))
+            traj.setflags(write=False)
+            out.append((Lf, eta, traj))
+    return tuple(out)
 
 
 def _accumulation(st, p, ev):
     """(a) f = -(L_f/2) w^2 on a huge box, w_GD = 0, adversarial errors +eta eps."""
     eps = 1e-3
-    for Lf in (0.01, 0.1, 1.0, 10.0):
-        f = Quadratic(-Lf, np.zeros(1))
-        proj = box_projection(-1e12, 1e12)
-        for eta in _steps(st, Lf):
-            traj = inexact_pgd(np.zeros(1), f.grad, proj, eta, p["steps"], errors=lambda l, w, eta=eta: np.array([eta * eps]))
-            for n in (1, 2, 5, 10, 100):
-                g = n if st.growth == "n" else eta
-                for l in range(0, p["steps"] + 1, max(1, p["steps"] // 5)):
-                    bound = (1 + g * Lf) ** l * eps / Lf
-                    ev.add({"L_f": Lf, "eta": eta, "n": n, "l": l, "eps": eps, "err_norm": eta * eps, "box": 1e12,
-                            "L": l + 1}, float(abs(traj[l, 0])), bound * st.acc_factor * (1 + 1e-12), part="accumulation")
-                if st.growth == "eta":
-                    break  # the corrected bound does not involve n
+    for Lf, eta, traj in _accumulation_runs(st.step_rule, p["steps"]):
+        for n in (1, 2, 5, 10, 100):
+            g = n if st.growth == "n" else eta
+            for l in range(0, p["steps"] + 1, max(1, p["steps"] // 5)):
+                bound = (1 + g * Lf) ** l * eps / Lf
+                ev.add({"L_f": Lf, "eta": eta, "n": n, "l": l, "eps": eps, "err_norm": eta * eps, "box": 1e12,
+                        "L": l + 1}, float(abs(traj[l, 0])), bound * st.acc_factor * (1 + 1e-12), part="accumulation")
+            if st.growth == "eta":
+                break  # the corrected bound does not involve n
 
 
-def _convergence(st, p, ctx, ev):
-    """(b) the first inequality with a constant gradient mapping; (c) the convergence bound."""
-    # (b) f(w) = c w on [-100, 100], eta = 0.01, exact GD: ||G|| is constant
-    c, L = 3.0, 10
-    f = Quadratic(0.0, np.zeros(1))
-    grad = lambda w: np.array([c])
+@functools.lru_cache(maxsize=1)
+def _constant_mapping_G2(c: float = 3.0, L: int = 10) -> tuple[float, ...]:
+    """||G(w^l)||^2, l < L, of exact GD on f(w) = c w on [-100, 100], eta = 0.01."""
+    grad = lambda w: np.array([c])  # noqa: E731
     proj = box_projection(-100.0, 100.0)
     traj = inexact_pgd(np.zeros(1), grad, proj, 0.01, L)
-    G2 = [float(np.sum(gradient_mapping(w, grad, proj, 0.01) ** 2)) for w in traj[:L]]
-    lo = st.first_index
-    mn = min(G2[max(lo, 1) if st.first_index == 1 else 0:L])
-    ev.add({"f": "3 w", "L": L, "L_f": 1.0, "eta": 0.01, "n": 1, "eps": 0.0, "err_norm": 0.0, "box": 100.0, "l": 0}, mn,
-           sum(G2[lo:L]) / L * st.avg_factor * (1 + 1e-12), part="min_le_avg")
-    del f
-    # (c) quadratics (isotropic convex; the bouncing case eta = L_f > 2/L_f) and cosine sums
-    rng = ctx.rng("cosines")
+    return tuple(float(np.sum(gradient_mapping(w, grad, proj, 0.01) ** 2)) for w in traj[:L])
+
+
+@functools.lru_cache(maxsize=4)
+def _convergence_runs(seed: int, L: int, functions: int, step_rule: str) -> tuple:
+    """((name, L_f, eta, mode, eps, B, (||G(w^l)||^2 for l < L), f(0) - inf f), ...) of part (c); the random errors
+    and the cosine sums draw from ctx.rng("cosines") = np.random.default_rng(np.random.SeedSequence(seed))."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
     funcs = [("isotropic quadratic", Quadratic(2.0, np.array([0.7, -0.4])), 2.0), ("bouncing quadratic", Quadratic(3.0, np.array([0.5])), 1.0)]
-    for k in range(p["functions"]):
+    for k in range(functions):
         m = 3
         fk = CosineSum(rng.normal(size=m), rng.normal(size=(m, 2)), rng.uniform(0, 2 * np.pi, size=m))
         funcs.append((f"cosine sum {k}", fk, 2.0))
+    out = []
     for name, fk, B in funcs:
         D = fk.c.size if isinstance(fk, Quadratic) else fk.b.shape[1]
         proj = box_projection(-B, B)
@@ -116,7 +136,7 @@ def _convergence(st, p, ctx, ev):
             W1, W2 = np.meshgrid(g1, g1)
             pts = np.stack([W1.ravel(), W2.ravel()], axis=1)
             inf_f = float(np.min(np.cos(pts @ fk.b.T + fk.c) @ fk.a))
-        for eta in _steps(st, Lf):
+        for eta in _steps_for(step_rule, Lf):
             for eps, mode in ((0.0, "exact"), (0.05, "random"), (0.05, "adversarial")):
                 if mode == "random":
                     def errors(l, w, eta=eta, eps=eps, D=D):
@@ -129,12 +149,27 @@ def _convergence(st, p, ctx, ev):
                         return eta * eps * (g / nrm if nrm > 0 else np.ones(D) / np.sqrt(D))
                 else:
                     errors = None
-                traj = inexact_pgd(np.zeros(D), fk.grad, proj, eta, p["L"], errors=errors)
-                G2 = [float(np.sum(gradient_mapping(w, fk.grad, proj, eta) ** 2)) for w in traj[: p["L"]]]
-                lhs = sum(G2[st.first_index:]) / p["L"]
-                rhs = st.const * (fk.value(np.zeros(D)) - inf_f) / (eta * p["L"]) + st.eps_coeff * eps**2
-                ev.add({"f": name, "L_f": Lf, "eta": eta, "errors": mode, "L": p["L"], "n": 1, "eps": eps,
-                        "err_norm": eta * eps, "box": B, "l": 0}, lhs, rhs * (1 + 1e-12), part="convergence")
+                traj = inexact_pgd(np.zeros(D), fk.grad, proj, eta, L, errors=errors)
+                G2 = tuple(float(np.sum(gradient_mapping(w, fk.grad, proj, eta) ** 2)) for w in traj[:L])
+                out.append((name, Lf, eta, mode, eps, B, G2, fk.value(np.zeros(D)) - inf_f))
+    return tuple(out)
+
+
+def _convergence(st, p, ctx, ev):
+    """(b) the first inequality with a constant gradient mapping; (c) the convergence bound."""
+    # (b) f(w) = c w on [-100, 100], eta = 0.01, exact GD: ||G|| is constant
+    L = 10
+    G2 = _constant_mapping_G2(3.0, L)
+    lo = st.first_index
+    mn = min(G2[max(lo, 1) if st.first_index == 1 else 0:L])
+    ev.add({"f": "3 w", "L": L, "L_f": 1.0, "eta": 0.01, "n": 1, "eps": 0.0, "err_norm": 0.0, "box": 100.0, "l": 0}, mn,
+           sum(G2[lo:L]) / L * st.avg_factor * (1 + 1e-12), part="min_le_avg")
+    # (c) quadratics (isotropic convex; the bouncing case eta = L_f > 2/L_f) and cosine sums
+    for name, Lf, eta, mode, eps, B, G2, gap in _convergence_runs(ctx.seed("cosines"), p["L"], p["functions"], st.step_rule):
+        lhs = sum(G2[st.first_index:]) / p["L"]
+        rhs = st.const * gap / (eta * p["L"]) + st.eps_coeff * eps**2
+        ev.add({"f": name, "L_f": Lf, "eta": eta, "errors": mode, "L": p["L"], "n": 1, "eps": eps,
+                "err_norm": eta * eps, "box": B, "l": 0}, lhs, rhs * (1 + 1e-12), part="convergence")
 
 
 @claim(

@@ -132,7 +132,11 @@ def sm_experiment(seed: int, N: int, n: int, points: int, rad_samples: int, R: i
     erm = np.empty(R, dtype=np.int64)
     for lo in range(0, R, 500):
         idx = rng.choice(points, size=(min(500, R - lo), n), p=Pw)
-        erm[lo:lo + len(idx)] = np.argmin(loss[:, idx].mean(axis=2), axis=0)  # first minimiser
+        # first minimiser of the empirical losses: times each point is drawn, per sample, @ the 0-1 losses are the
+        # integer loss counts (exact in float64), whose first argmin is that of the means count / n
+        m = len(idx)
+        hits = np.bincount((idx + points * np.arange(m)[:, None]).ravel(), minlength=m * points).reshape(m, points)
+        erm[lo:lo + m] = np.argmin(hits.astype(float) @ loss.T, axis=1)
     return {"eps": eps, "rad": rad, "pop_losses": pop[erm], "best": float(pop.min())}
 
 

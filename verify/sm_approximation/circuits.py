@@ -9,6 +9,7 @@ kernels.constructions.circuits.min_flip_radius and bounded from below by Theorem
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -132,6 +133,37 @@ class LayerwiseStatement:
     or_outer: bool = True
 
 
+@functools.lru_cache(maxsize=4)
+def _lemma_b1_runs(seed: int, circuits: int, m_max: int, q_max: int, r_max: int, or_outer: bool) -> tuple:
+    """Per random circuit of ctx.rng("circuits") (= np.random.default_rng(np.random.SeedSequence(seed))), compiled without
+    rounding (OR as 1 - relu(1 - x_a - x_b) when ``or_outer``): (k, {q, r, s}, per gate layer (index, #inputs, #wrong
+    outputs, r_i, gate letters, ||theta||_1 exact), #inputs with F != 2G - 1).  Statement-independent but for or_outer."""
+    out = []
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    for k, circ in enumerate(random_circuits(rng, circuits, m_max, q_max, r_max)):
+        net = C.compile_relu(circ, rounding=False, or_outer=or_outer)
+        n_in = circ.m
+        rows = []
+        for li, layer in enumerate(circ.layers):
+            H = cube(n_in)
+            want = np.stack([C.evaluate_circuit(C.Circuit(n_in, (layer, (("ID", (j,)),))), H) for j in range(len(layer))], 1)
+            (W1, b1), (W2, b2) = net.layers[2 * li], net.layers[2 * li + 1]
+            Hf = H.astype(object)
+            Z = (Hf.dot(W1.T) + b1)
+            Z = np.where(Z > 0, Z, 0)
+            Z = Z.dot(W2.T) + b2
+            Z = np.where(Z > 0, Z, 0)
+            wrong = int(np.sum(Z != want))
+            norm = sum(abs(v) for A in (W1, b1, W2, b2) for v in A.ravel())
+            rows.append((li, len(H), wrong, len(layer), "".join(g[0][0] for g in layer), norm))
+            n_in = len(layer)
+        X = cube(circ.m)
+        F = C.forward_exact(net, X)
+        G = C.evaluate_circuit(circ, X)
+        out.append((k, {"q": circ.depth, "r": circ.width, "s": circ.size}, tuple(rows), sum(o != 2 * g - 1 for o, g in zip(F, G))))
+    return tuple(out)
+
+
 @claim(
     id="seed000.lemma_B.1", source=SOURCE, label="Lemma B.1", entry="E10",
     title="One 2-layer ReLU block per circuit layer, ||theta||_1 <= 5 r_i; the composition computes G (Lemma 3.2)",
@@ -189,30 +221,13 @@ def check_lemma_b1(statement: LayerwiseStatement, p, ctx) -> Verdict:
     costs, counted from the proof (l.413-415 and Prop. B.2): OR 5, AND 4, NOT 3, ID 2.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
-    rng = ctx.rng("circuits")
-    for k, circ in enumerate(random_circuits(rng, p["circuits"], p["m_max"], p["q_max"], p["r_max"])):
-        net = C.compile_relu(circ, rounding=False, or_outer=statement.or_outer)
-        n_in = circ.m
-        for li, layer in enumerate(circ.layers):
-            H = cube(n_in)
-            want = np.stack([C.evaluate_circuit(C.Circuit(n_in, (layer, (("ID", (j,)),))), H) for j in range(len(layer))], 1)
-            (W1, b1), (W2, b2) = net.layers[2 * li], net.layers[2 * li + 1]
-            Hf = H.astype(object)
-            Z = (Hf.dot(W1.T) + b1)
-            Z = np.where(Z > 0, Z, 0)
-            Z = Z.dot(W2.T) + b2
-            Z = np.where(Z > 0, Z, 0)
-            wrong = int(np.sum(Z != want))
-            ev.add({"circuit": k, "layer": li + 1, "inputs": len(H)}, wrong, 0)
-            norm = sum(abs(v) for A in (W1, b1, W2, b2) for v in A.ravel())
-            ev.add({"circuit": k, "layer": li + 1, "r_i": len(layer), "gates": "".join(g[0][0] for g in layer)},
-                   norm, statement.norm_per_gate * len(layer), relation="le", part="norm")
-            n_in = len(layer)
-        X = cube(circ.m)
-        out = C.forward_exact(net, X)
-        G = C.evaluate_circuit(circ, X)
-        ev.add({"circuit": k, "q": circ.depth, "r": circ.width, "s": circ.size, "part": "F = 2G - 1 on {0,1}^m"},
-               sum(o != 2 * g - 1 for o, g in zip(out, G)), 0)
+    for k, circ_case, layer_rows, wrong_F in _lemma_b1_runs(ctx.seed("circuits"), p["circuits"], p["m_max"], p["q_max"],
+                                                            p["r_max"], statement.or_outer):
+        for li, n_H, wrong, r_i, gates, norm in layer_rows:
+            ev.add({"circuit": k, "layer": li + 1, "inputs": n_H}, wrong, 0)
+            ev.add({"circuit": k, "layer": li + 1, "r_i": r_i, "gates": gates},
+                   norm, statement.norm_per_gate * r_i, relation="le", part="norm")
+        ev.add({"circuit": k, **circ_case, "part": "F = 2G - 1 on {0,1}^m"}, wrong_F, 0)
     return ev.verdict()
 
 
@@ -548,6 +563,57 @@ def or_chain(q: int) -> C.Circuit:
     return C.Circuit(2, tuple(((("OR", (0, 1)), ("OR", (0, 1))) if i < q - 2 else (("OR", (0, 1)),)) for i in range(q - 1)))
 
 
+# Caching: the compiled nets, their exact outputs, l1 norms and Theorem D.6 constants do not depend on the statement;
+# module-level functools.lru_cache functions of the stream's seed and the parameters, re-read by every statement.
+
+
+@functools.lru_cache(maxsize=4)
+def _thm31_circuits(seed: int, circuits: int) -> tuple:
+    """((k, depth, size, sum of gate-layer widths, #inputs with F != 2G - 1, ||theta||_1 of the rounded net,
+    ||theta||_1 of the net without round blocks), ...) for the random circuits of ctx.rng("circuits")."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    out = []
+    for k, circ in enumerate(random_circuits(rng, circuits, 5, 6, 4)):
+        net = C.compile_relu(circ)
+        X = cube(circ.m)
+        F = C.forward_exact(net, X)
+        G = C.evaluate_circuit(circ, X)
+        out.append((k, circ.depth, circ.size, sum(circ.widths[1:]), sum(o != 2 * g - 1 for o, g in zip(F, G)), net.l1_norm(),
+                    C.compile_relu(circ, rounding=False).l1_norm()))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def _thm31_or_chains() -> tuple:
+    out = []
+    for q in (3, 5):
+        circ = or_chain(q)
+        out.append((q, circ.size, sum(circ.widths[1:]), C.compile_relu(circ).l1_norm()))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _thm31_id_chains(q_max: int) -> tuple:
+    """((q, size, gamma_D6, n_SM at eps = 0.1, p / 0.01), ...) of the ID chains, 3 <= q <= q_max."""
+    out = []
+    for q in [q for q in _qs(q_max) if q >= 3]:  # q = 2 has no middle block (only f_0 and the output)
+        circ = id_chain(q)
+        net = C.compile_relu(circ)
+        cst = circuit_d6_constants(net, cube(1))
+        out.append((q, circ.size, cst["gamma"], n_sm(0.1, float(net.l1_norm()), cst["gamma"], net.n_params), net.n_params / 0.01))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4)
+def _thm31_fanouts(r_max: int) -> tuple:
+    """((r, gamma_D6 of the fan-out circuit), ...) for r = 1, 2, 4, ... <= r_max."""
+    out, r = [], 1
+    while r <= r_max:
+        out.append((r, circuit_d6_constants(C.compile_relu(fanout_circuit(r)), cube(1))["gamma"]))
+        r *= 2
+    return tuple(out)
+
+
 @claim(
     id="seed000.theorem_3.1", source=SOURCE, label="Theorem 3.1", entry="E9",
     title="ReLU nets SM-approximate circuits: exact construction, alpha = O(s), gamma = 1/poly(r) free of depth",
@@ -627,47 +693,33 @@ def check_theorem_3_1(statement: Thm31Statement, p, ctx) -> Verdict:
     round blocks (9 per coordinate) and the output layer alpha <= 5 s + 9 sum_i r_i + 3 = O(s + d).
     """
     ev = Evidence("eq", rigor=Rigor.MECHANISM)
-    rng = ctx.rng("circuits")
-    for k, circ in enumerate(random_circuits(rng, p["circuits"], 5, 6, 4)):
-        net = C.compile_relu(circ)
-        X = cube(circ.m)
-        out = C.forward_exact(net, X)
-        G = C.evaluate_circuit(circ, X)
-        ev.add({"circuit": k, "q": circ.depth, "s": circ.size, "part": "F = 2G - 1"}, sum(o != 2 * g - 1 for o, g in zip(out, G)), 0)
-        ev.add({"circuit": k, "s": circ.size, "part": "alpha <= scale (gate s + round sum r_i + out)"}, net.l1_norm(),
-               statement.alpha_scale * (statement.gate_norm * circ.size + statement.round_norm * sum(circ.widths[1:])
+    for k, q, size, wsum, wrong, l1, blocks_l1 in _thm31_circuits(ctx.seed("circuits"), p["circuits"]):
+        ev.add({"circuit": k, "q": q, "s": size, "part": "F = 2G - 1"}, wrong, 0)
+        ev.add({"circuit": k, "s": size, "part": "alpha <= scale (gate s + round sum r_i + out)"}, l1,
+               statement.alpha_scale * (statement.gate_norm * size + statement.round_norm * wsum
                                         + statement.out_norm), relation="le", part="alpha")
         if statement.blocks_coef is not None:
-            blocks = C.compile_relu(circ, rounding=False).l1_norm() - statement.out_norm
-            ev.add({"circuit": k, "s": circ.size, "part": f"Lemma B.1 blocks ||theta||_1 <= {statement.blocks_coef} s (l.397)"},
-                   blocks, statement.blocks_coef * circ.size, relation="le")
-    for q in (3, 5):  # the tight instance: every gate an OR, every block followed by its round block
-        circ = or_chain(q)
-        net = C.compile_relu(circ)
-        ev.add({"circuit": f"or-chain q = {q}", "s": circ.size, "part": "alpha <= scale (gate s + round sum r_i + out)"},
-               net.l1_norm(), statement.alpha_scale * (statement.gate_norm * circ.size
-                                                       + statement.round_norm * sum(circ.widths[1:]) + statement.out_norm),
+            blocks = blocks_l1 - statement.out_norm
+            ev.add({"circuit": k, "s": size, "part": f"Lemma B.1 blocks ||theta||_1 <= {statement.blocks_coef} s (l.397)"},
+                   blocks, statement.blocks_coef * size, relation="le")
+    for q, size, wsum, l1 in _thm31_or_chains():  # the tight instance: every gate an OR, every block followed by its round block
+        ev.add({"circuit": f"or-chain q = {q}", "s": size, "part": "alpha <= scale (gate s + round sum r_i + out)"},
+               l1, statement.alpha_scale * (statement.gate_norm * size
+                                            + statement.round_norm * wsum + statement.out_norm),
                relation="le", part="alpha")
-    qs = [q for q in _qs(p["q_max"]) if q >= 3]  # q = 2 has no middle block (only f_0 and the output)
     g0, plot_s, plot_n, plot_vc = None, [], [], []
-    for q in qs:
-        circ = id_chain(q)
-        net = C.compile_relu(circ)
-        cst = circuit_d6_constants(net, cube(1))
-        g0 = cst["gamma"] if g0 is None else g0
-        ev.add({"q": q, "part": "gamma_D6 independent of depth (ID chain)"}, cst["gamma"], g0, relation="approx",
+    for q, size, gamma, n_sm_q, vc in _thm31_id_chains(p["q_max"]):
+        g0 = gamma if g0 is None else g0
+        ev.add({"q": q, "part": "gamma_D6 independent of depth (ID chain)"}, gamma, g0, relation="approx",
                tol=1e-12 * g0)
-        plot_s.append(circ.size)
-        plot_n.append(n_sm(0.1, float(net.l1_norm()), cst["gamma"], net.n_params))
-        plot_vc.append(net.n_params / 0.01)
-    r, gam1 = 1, None
-    while r <= p["r_max"]:
-        net = C.compile_relu(fanout_circuit(r))
-        g = circuit_d6_constants(net, cube(1))["gamma"]
+        plot_s.append(size)
+        plot_n.append(n_sm_q)
+        plot_vc.append(vc)
+    gam1 = None
+    for r, g in _thm31_fanouts(p["r_max"]):
         gam1 = g if gam1 is None else gam1
         ev.add({"r": r, "part": f"gamma_D6(r) >= gamma_D6(1)/r^{statement.r_exponent:g}", "gamma": g}, g,
                gam1 / r ** statement.r_exponent, relation="ge", part="gamma_r" if r > 1 else None)
-        r *= 2
     ev.plots.append({"title": "Sample-complexity bound against circuit size s (ID chains, eps = 0.1)",
                      "xlabel": "circuit size s (= depth - 1)", "ylabel": "samples", "logx": True, "logy": True,
                      "series": [{"x": plot_s, "y": plot_n, "label": "alpha^2 ln p / gamma_D6^2 (polylog incl.)", "style": "-o"},

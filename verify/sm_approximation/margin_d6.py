@@ -44,8 +44,10 @@ from .circuits import cube, id_chain, margins, random_circuits
 _INSTANCE_SEED = stable_seed("seed000", "d6-instances") % (2**32)
 
 
-def _instances(seed: int, count: int):
-    """ID chains of depth 3 and 5 and random circuits (m <= 3, q <= 5, r <= 3), rounded."""
+@functools.lru_cache(maxsize=4)
+def _instances(seed: int, count: int) -> tuple:
+    """ID chains of depth 3 and 5 and random circuits (m <= 3, q <= 5, r <= 3), rounded (cached: shared by the
+    statements, mutants and claims E32-E35, which only read them)."""
     rng = np.random.default_rng(seed)
     circs = [id_chain(3), id_chain(5)] + random_circuits(rng, count, 3, 5, 3)
     out = []
@@ -53,7 +55,7 @@ def _instances(seed: int, count: int):
         net = C.compile_relu(c)
         X = cube(c.m)
         out.append((c, net, X, circuit_d6_constants(net, X)))
-    return out
+    return tuple(out)
 
 
 def _block_param_slices(net: C.ReluNet):
@@ -153,10 +155,7 @@ def check_def_d1(statement: CorrectionStatement, p, ctx) -> Verdict:
             if sum(v * v for v in e) > r2:
                 top = max(abs(v) for v in e)
                 e = [v * statement.radius / (top * n) for v in e]  # then ||e||_2 <= sqrt(n) radius / n <= radius
-        blk = C.round_block(n)
-        ident = (np.array([[Fraction(int(i == j)) for j in range(n)] for i in range(n)], dtype=object),
-                 np.array([Fraction(0)] * n, dtype=object))
-        net = C.ReluNet(tuple(blk) + (ident,), (1,), (True,))
+        net = _round_net(n)
         _, blocks = C.forward_exact(net, np.array([[Fraction(int(a)) + b for a, b in zip(h, e)]], dtype=object), keep=True)
         out = blocks[0][0]
         if list(out) != [Fraction(int(a)) for a in h]:
@@ -164,14 +163,33 @@ def check_def_d1(statement: CorrectionStatement, p, ctx) -> Verdict:
             first = first or f"h = {h.tolist()}, e = {[str(v) for v in e]}, round = {[str(v) for v in out]}"
     ev.add({"part": "round(h + e) = h for ||e||_2 <= radius", "radius": statement.radius, "samples": p["samples"],
             "first failure": first}, bad, 0)
-    for k, circ in enumerate(random_circuits(ctx.rng("circuits"), p["circuits"], 4, 6, 4)):
+    for k, differ in enumerate(_corrected_vs_uncorrected(ctx.seed("circuits"), p["circuits"])):
+        ev.add({"circuit": k, "part": "corrected block outputs = uncorrected ones on X"}, differ, 0)
+    return ev.verdict()
+
+
+@functools.lru_cache(maxsize=8)
+def _round_net(n: int) -> C.ReluNet:
+    """round_block(n) followed by the identity layer, exact (Fractions); cached per n (forward_exact only reads it)."""
+    blk = C.round_block(n)
+    ident = (np.array([[Fraction(int(i == j)) for j in range(n)] for i in range(n)], dtype=object),
+             np.array([Fraction(0)] * n, dtype=object))
+    return C.ReluNet(tuple(blk) + (ident,), (1,), (True,))
+
+
+@functools.lru_cache(maxsize=4)
+def _corrected_vs_uncorrected(seed: int, circuits: int) -> tuple[int, ...]:
+    """Per random circuit of ctx.rng("circuits") (= np.random.default_rng(np.random.SeedSequence(seed))): the number of
+    gate blocks whose outputs on X differ between the corrected (rounded) and the uncorrected net (statement-independent,
+    cached)."""
+    out = []
+    for circ in random_circuits(np.random.default_rng(np.random.SeedSequence(seed)), circuits, 4, 6, 4):
         X = cube(circ.m)
         _, br = C.forward_exact(C.compile_relu(circ), X, keep=True)
         _, bn = C.forward_exact(C.compile_relu(circ, rounding=False), X, keep=True)
         gate_r = [B for B, is_r in zip(br, C.compile_relu(circ).round_blocks) if not is_r]
-        ev.add({"circuit": k, "part": "corrected block outputs = uncorrected ones on X"},
-               sum(int(np.any(a != b)) for a, b in zip(gate_r, bn)), 0)
-    return ev.verdict()
+        out.append(sum(int(np.any(a != b)) for a, b in zip(gate_r, bn)))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -658,17 +676,28 @@ _LIMITS = BlockLimitsStatement(
     lambda c: min(c["lam"] / c["mu0"], c["sigma_zeta"] / c["mu0"]))
 
 
-def _per_block_deviation(statement: BlockLimitsStatement, inst, rng, R: int, aligned: bool):
+def _per_block_deviation(statement: BlockLimitsStatement, circuits: int, seed: int, R: int, aligned: bool):
     """Perturb every block at its own limit (random directions, or all mass on the output biases
     pushing away from the binary value); return per net the max over blocks of ||g_i - h_i||/min(lam,
-    sigma_zeta) for gate blocks, the worst |F-hat - F|, and the base-case ratio."""
+    sigma_zeta) for gate blocks, the worst |F-hat - F|, and the base-case ratio.  The instances are
+    ``_instances(_INSTANCE_SEED, circuits)``, the directions drawn from np.random.default_rng(np.random.SeedSequence(seed))
+    (= ctx.rng(tag) for seed = ctx.seed(tag)).  The statement enters only through the limits, so the runs are
+    cached on them (the mutants that change only the conclusion re-read the statement's runs)."""
+    limits = []
+    for c, net, X, cst in _instances(_INSTANCE_SEED, circuits):
+        kinds = ["zero"] + ["xi" if r else "theta" for r in net.round_blocks[1:]] + ["theta"]
+        limits.append(tuple(statement.zero_limit(cst) if k == "zero" else statement.theta_limit(cst) if k == "theta"
+                            else statement.xi_limit(cst) for k in kinds))
+    return _deviation_rows(circuits, seed, R, aligned, tuple(limits))
+
+
+@functools.lru_cache(maxsize=16)
+def _deviation_rows(circuits: int, seed: int, R: int, aligned: bool, all_limits: tuple) -> tuple:
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
     rows = []
-    for c, net, X, cst in inst:
+    for (c, net, X, cst), limits in zip(_instances(_INSTANCE_SEED, circuits), all_limits):
         th0 = C.flat_params(net)
         sl = _block_param_slices(net)
-        kinds = ["zero"] + ["xi" if r else "theta" for r in net.round_blocks[1:]] + ["theta"]
-        limits = [statement.zero_limit(cst) if k == "zero" else statement.theta_limit(cst) if k == "theta"
-                  else statement.xi_limit(cst) for k in kinds]
         base = _block_outputs(net, th0[None, :].repeat(len(X), 0), X)
         worst, worst0, worstF = 0.0, 0.0, 0.0
         for _ in range(R):
@@ -689,7 +718,7 @@ def _per_block_deviation(statement: BlockLimitsStatement, inst, rng, R: int, ali
                         worst0 = max(worst0, dev)
             worstF = max(worstF, float(np.max(np.abs(outs[-1] - base[-1]))))
         rows.append({"q": c.depth, "r": c.width, "worst ratio": worst, "base ratio": worst0, "worst |dF|": worstF})
-    return rows
+    return tuple(rows)
 
 
 @claim(
@@ -740,9 +769,8 @@ def check_lemma_d7(statement: BlockLimitsStatement, p, ctx) -> Verdict:
     case conclusion is loose by ~3.5x.  Near-boundary cap x 0.28 rejected.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    inst = _instances(_INSTANCE_SEED, p["circuits"])
     for aligned in (False, True):
-        for k, r in enumerate(_per_block_deviation(statement, inst, ctx.rng(f"d7-{aligned}"), p["perturbations"], aligned)):
+        for k, r in enumerate(_per_block_deviation(statement, p["circuits"], ctx.seed(f"d7-{aligned}"), p["perturbations"], aligned)):
             ev.add({"net": k, "q": r["q"], "aligned": aligned}, r["base ratio"], statement.cap_scale, part="base")
     return ev.verdict()
 
@@ -799,9 +827,8 @@ def check_lemma_d8(statement: BlockLimitsStatement, p, ctx) -> Verdict:
     loose by ~14x).  Near-boundary cap x 0.30 and |dF| < 0.07 rejected.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    inst = _instances(_INSTANCE_SEED, p["circuits"])
     for aligned in (False, True):
-        for k, r in enumerate(_per_block_deviation(statement, inst, ctx.rng(f"d8-{aligned}"), p["perturbations"], aligned)):
+        for k, r in enumerate(_per_block_deviation(statement, p["circuits"], ctx.seed(f"d8-{aligned}"), p["perturbations"], aligned)):
             ev.add({"net": k, "q": r["q"], "aligned": aligned, "part": "max_i ||g_i - h_i|| / min(lambda, sigma_zeta)"},
                    r["worst ratio"], statement.cap_scale, part="step")
             ev.add({"net": k, "q": r["q"], "aligned": aligned, "part": "|F-hat - F| < 1"}, r["worst |dF|"], statement.out_bound,
