@@ -54,6 +54,10 @@ SHARED_RUNS: tuple[tuple[str, ...], ...] = (
     ("thesis_ch6.pareto_frontier_experiment", "thesis_ch6.data_time_tradeoff"),
     # the ReLU / quadratic pair of verify/max_margin/figures_cyclic.cyclic_pair (seeded by Figure 7.4's id)
     ("thesis_ch7.figure_7_4", "thesis_ch7.figure_D1", "thesis_ch7.figure_7_1"),
+    # the simulated Turing machines of verify/sm_approximation/turing.run_all (same machines, same tier sizes)
+    ("seed000.setup_C.1", "seed000.theorem_4.1", "seed000.proof_4.1_assembly", "seed000.lemma_C.1", "seed000.lemma_C.2",
+     "seed000.lemma_C.3", "seed000.claim_C.4", "seed000.claim_C.5", "seed000.claim_C.6", "seed000.lemma_C.7",
+     "seed000.lemma_C.8"),
     # the cyclic-group trainings of verify/max_margin/training.cyclic_run
     ("thesis_ch7.theorem_7_1_training", "thesis_ch7.regularized_exact_cyclic", "thesis_ch7.training_features"),
 )
