@@ -18,6 +18,7 @@ Claims registered here:
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -27,7 +28,7 @@ import numpy as np
 
 from kernels.boolean.mlp_cube import mlp_hinge_gradient
 
-from ..registry import Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
+from ..registry import Context, Evidence, Mutant, Param, Part, Rigor, Status, Verdict, claim
 from . import SOURCE
 from ._closed_forms import majority_spectrum_exact, xi
 
@@ -343,6 +344,37 @@ class PostStepStatement:
         return self.c3_const * t / (k**self.c3_kpow * lo)
 
 
+@functools.lru_cache(maxsize=8)
+def _claims13_deviations(claim_id: str, k: int, n: int, pairs: int, draws: int, neurons: str) -> tuple:
+    """The statement-independent part of Claims 1-3's check at (k, n): the init (stream "init-k-n"), the exact
+    gradients and, per tau and perturbation (streams "perturb-k-n-tau"), the exact deviations d1, d2, d3 over the
+    rows (good neurons or all).  Memoised: the printed statement and the mutants that change only a constant of
+    a bound share them (exact Fractions: the same values).  Returns (good count, lo, hi, ((tname, tau,
+    ((ename, d1, d2, d3), ...)), ...))."""
+    ctx = Context(claim_id)
+    rng = ctx.rng(f"init-{k}-{n}")
+    W, b_num, u = _paired_init(rng, n, k, pairs, good=max(1, pairs // 2))
+    G, gam, _ = _exact_gradients(W, b_num, u, n, k)
+    lo, hi = abs(_xi(n, k - 1)), abs(_xi(n, k + 1))
+    eta = 1 / (k * lo)
+    sg = _sign(_xi(n, k - 1))
+    good = [i for i in range(W.shape[0]) if all(int(W[i, j]) == int(u[i]) * sg for j in range(k))]
+    rows = good if neurons == "good" else list(range(W.shape[0]))
+    tau_lemma = Fraction(lo / (16 * k * math.sqrt(2 * n * math.log(2 * k / 0.1))) * 0.999999).limit_denominator(1 << 62)
+    taus = [(f"|xi_(k-1)|*{m}", lo * m) for m in (Fraction(1, 4), Fraction(1, 64), 1, 3)] + [("lemma (eps=1/10)", tau_lemma)]
+    out = []
+    for tname, tau in taus:
+        prng = ctx.rng(f"perturb-{k}-{n}-{tname}")
+        devs = []
+        for ename, e in _perturbations(prng, G, gam, tau, draws):
+            d1 = max(abs(-eta * (G[i][j] + e[i][j]) - Fraction(1, 2 * k)) for i in rows for j in range(k))
+            d2 = max(abs(-eta * (G[i][j] + e[i][j])) for i in rows for j in range(k, n))
+            d3 = max(abs(eta * (gam[i] + e[i][n])) for i in rows)
+            devs.append((ename, d1, d2, d3))
+        out.append((tname, tau, tuple(devs)))
+    return len(good), lo, hi, tuple(out)
+
+
 _CLAIMS13_PRINTED = PostStepStatement("good", "C1 tau/|xi_{k-1}|, C2 (|xi_{k+1}|+2tau)/(2k|xi_{k-1}|), C3 tau/(k|xi_{k-1}|)")
 
 
@@ -475,30 +507,17 @@ def check_lemma_b4_claims_1_3(statement: PostStepStatement, p, ctx) -> Verdict:
     sharp = {}
     for k in (2, 4):
         for n in range(9, p["n_max"] + 1, 2):
-            rng = ctx.rng(f"init-{k}-{n}")
-            pairs = p["pairs"]
-            W, b_num, u = _paired_init(rng, n, k, pairs, good=max(1, pairs // 2))
-            G, gam, _ = _exact_gradients(W, b_num, u, n, k)
-            lo, hi = abs(_xi(n, k - 1)), abs(_xi(n, k + 1))
-            eta = 1 / (k * lo)
-            sg = _sign(_xi(n, k - 1))
-            good = [i for i in range(W.shape[0]) if all(int(W[i, j]) == int(u[i]) * sg for j in range(k))]
-            rows = good if statement.neurons == "good" else list(range(W.shape[0]))
-            tau_lemma = Fraction(lo / (16 * k * math.sqrt(2 * n * math.log(2 * k / 0.1))) * 0.999999).limit_denominator(1 << 62)
-            taus = [(f"|xi_(k-1)|*{m}", lo * m) for m in (Fraction(1, 4), Fraction(1, 64), 1, 3)] + [("lemma (eps=1/10)", tau_lemma)]
+            n_good, lo, hi, table = _claims13_deviations(ctx.claim_id, k, n, p["pairs"], p["draws"],
+                                                         "good" if statement.neurons == "good" else "all")
             worst_ratio = Fraction(0)
-            for tname, tau in taus:
-                prng = ctx.rng(f"perturb-{k}-{n}-{tname}")
-                for ename, e in _perturbations(prng, G, gam, tau, p["draws"]):
-                    d1 = max(abs(-eta * (G[i][j] + e[i][j]) - Fraction(1, 2 * k)) for i in rows for j in range(k))
-                    d2 = max(abs(-eta * (G[i][j] + e[i][j])) for i in rows for j in range(k, n))
-                    d3 = max(abs(eta * (gam[i] + e[i][n])) for i in rows)
+            for tname, tau, devs in table:
+                for ename, d1, d2, d3 in devs:
                     case = {"k": k, "n": n, "tau": tname, "perturbation": ename}
                     ev.add(dict(case, claim=1), d1, statement.c1(tau, lo, hi, k), part="claim 1")
                     ev.add(dict(case, claim=2), d2, statement.c2(tau, lo, hi, k), part="claim 2")
                     ev.add(dict(case, claim=3), d3, statement.c3(tau, lo, hi, k), part="claim 3")
                     if statement.neurons == "good":
                         worst_ratio = max(worst_ratio, d1 / (tau / (k * lo)))
-            sharp[f"k={k}, n={n}"] = {"good neurons": len(good), "max |w_hat-1/(2k)| / (tau/(k|xi|))": worst_ratio}
+            sharp[f"k={k}, n={n}"] = {"good neurons": n_good, "max |w_hat-1/(2k)| / (tau/(k|xi|))": worst_ratio}
     ev.details["Claim 1 against its sharp form tau/(k|xi_{k-1}|) (ratio 1 = attained)"] = sharp
     return ev.verdict(backend="cpu")

@@ -12,6 +12,7 @@ Claims registered here:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -300,11 +301,14 @@ _CLAIM4_SHARPNESS = {"(1)": 6.1e-3, "(2)": 0.0826}
 """Sharpness of the two parts of Claim 4 found at quick (see the claim's Notes); the near-boundary mutants use them."""
 
 
+@functools.lru_cache(maxsize=1024)
 def _claim4_probability(n: int, k: int, delta: float, eta_tau: float, b: float, irr: float):
     """max over the 2^{k+1} corner perturbations of Pr_x[|sigma(z + D) - sigma(z)| >= delta], where
     z = s/(2k) + b and D = eta_tau (c . x_[k] + c_0) + irr * R, R a sum of n - k Rademachers.
 
     Returns (upper, lower): the probability with the two thresholds moved outward / inward by 1e-9.
+    Memoised (a pure function of its arguments): the mutants that change only a bound's constant evaluate
+    the printed statement's (n, tau) grid.
     """
     from scipy.stats import binom
 

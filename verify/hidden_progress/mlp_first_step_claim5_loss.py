@@ -499,12 +499,13 @@ def _binned_lp_lower_bound(sup: _Support, F: np.ndarray, U: float | None, nbins:
     L = len(sup.R)
     edges = np.unique(np.linspace(0, L, min(nbins, L) + 1).astype(int))
     Fb, wb, yb = [], [], []
+    # bin masses once (they do not depend on s); per s the products pmf F once, then each bin's row sum (the
+    # same products and the same sums, bin by bin, as forming them per bin)
+    bins = [(e0, e1, w) for e0, e1 in zip(edges[:-1], edges[1:]) if (w := float(sup.pmf[e0:e1].sum())) > 0]
     for si in range(len(sup.s)):
-        for e0, e1 in zip(edges[:-1], edges[1:]):
-            w = float(sup.pmf[e0:e1].sum())
-            if w <= 0:
-                continue
-            Fb.append((sup.pmf[e0:e1, None] * F[si, e0:e1]).sum(axis=0) / w)
+        P = sup.pmf[:, None] * F[si]
+        for e0, e1, w in bins:
+            Fb.append(P[e0:e1].sum(axis=0) / w)
             wb.append(sup.ps[si] * w)
             yb.append(sup.y[si])
     Fb, wb, yb = np.array(Fb), np.array(wb), np.array(yb)
@@ -520,29 +521,41 @@ def _binned_lp_lower_bound(sup: _Support, F: np.ndarray, U: float | None, nbins:
     return lb, float(res.fun), res.x[:r]
 
 
-def _loss_upper(sup: _Support, neurons: list[Neuron], u: np.ndarray, eta_tau: float = 0.0, corner: np.ndarray | None = None) -> float:
+def _loss_upper(sup: _Support, neurons: list[Neuron], u: np.ndarray, eta_tau: float = 0.0, corner: np.ndarray | None = None,
+                F: np.ndarray | None = None) -> float:
     """An upper bound on E_x[hinge(f(x), chi_[k](x))] for the output weights u.
 
     tau = 0 (corner None): features sigma(d (s/(2k) + a R) + b).  A corner (r, k+1) of signs perturbs
     each neuron's relevant weights and bias by +-eta tau and pushes its irrelevant weights outward to
     a + eta tau; the features then depend on the pattern x_[k] (all 2^k are enumerated).  The sum over
-    the central R range is exact; the tail adds its mass times the largest possible loss.
+    the central R range is exact; the tail adds its mass times the largest possible loss.  ``F``: the
+    tau = 0 features sup.features(neurons) when already computed.
     """
     k = sup.k
     u = np.asarray(u, dtype=np.float64)
     if corner is None:
-        F = sup.features(neurons)
+        if F is None:
+            F = sup.features(neurons)
         loss = np.maximum(1 - sup.y[:, None] * (F @ u), 0.0)
         central = float((sup.ps[:, None] * sup.pmf[None, :] * loss).sum())
         fmax = 0.5 + sup.a * sup.m + max(abs(float(b)) for _, b in neurons)
     else:
         X = np.array(list(itertools.product([-1, 1], repeat=k)), dtype=np.float64)
         central = 0.0
-        for x in X:
+        # pre-activation of neuron i at pattern x: (d_i (t + (a + eta tau) R) + b_i) + eta tau (corner_i . (x, 1)),
+        # all neurons at once (the same float operations, in the same order, for every entry); the first term
+        # depends on x through t = sum(x)/(2k) only, so it is formed once per value of t
+        D = np.array([float(d) for d, _ in neurons])
+        Bv = np.array([float(b) for _, b in neurons])
+        shifted = (sup.a + eta_tau) * sup.R
+        E = eta_tau * (corner[:, :k] @ X.T + corner[:, k:k + 1])  # (r, 2^k); the dot products are exact integers
+        by_t: dict = {}
+        for j, x in enumerate(X):
             t = x.sum() / (2 * k)
             y = float(np.prod(x))
-            pre = np.stack([d * (t + (sup.a + eta_tau) * sup.R) + float(b) + eta_tau * (corner[i, :k] @ x + corner[i, k])
-                            for i, (d, b) in enumerate(neurons)], axis=-1)
+            if t not in by_t:
+                by_t[t] = D * (t + shifted)[:, None] + Bv
+            pre = by_t[t] + E[:, j]
             loss = np.maximum(1 - y * (_relu(pre) @ u), 0.0)
             central += float((sup.pmf * loss).sum()) / 2**k
         fmax = 0.5 + k * eta_tau + (sup.a + eta_tau) * sup.m + max(abs(float(b)) for _, b in neurons) + eta_tau
@@ -756,7 +769,7 @@ def check_lemma_b4(statement: LemmaB4Statement, p, ctx) -> Verdict:
                     cands.append(np.array([float(v) for v in cons]))
                 ukey = (nkey, U, eta_tau, tuple(tuple(map(float, u)) for u in cands), tuple(c.tobytes() for c in corners))
                 if ukey not in _B4_UPPER:
-                    _B4_UPPER[ukey] = (min(_loss_upper(sup, neurons, u) for u in cands),
+                    _B4_UPPER[ukey] = (min(_loss_upper(sup, neurons, u, F=F) for u in cands),
                                        max(min(_loss_upper(sup, neurons, u, eta_tau, c) for u in cands) for c in corners))
                 ub0, ubc = _B4_UPPER[ukey]
                 ub = max(ub0, ubc)

@@ -119,6 +119,37 @@ def _step_zero(n: int, k: int, W, b_num, U) -> StepZero:
     return StepZero(n, k, W, b_num, U, G_int, gam_int, gu_int, int(np.abs(out_k).max()), features, eta0)
 
 
+@functools.lru_cache(maxsize=16)
+def _step_zero_inits(n: int, k: int, r: int, paired: bool, count: int, seed: int) -> tuple:
+    """``count`` step-0 inits drawn in turn from ``np.random.default_rng(SeedSequence(seed))`` (a claim's named
+    stream, ctx.rng): a pure function of its arguments, memoised because Theorem 5.5's printed statement and the
+    mutants that change only a bound or the phase-2 rate draw the same inits.  The arrays are read-only."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    out = []
+    for _ in range(count):
+        s = _step_zero(n, k, *_init(n, k, r, rng, paired=paired))
+        for v in vars(s).values():
+            if isinstance(v, np.ndarray):
+                v.setflags(write=False)
+        out.append(s)
+    return tuple(out)
+
+
+#: hinge_min_lp results by (features, labels, l1 radius) (the last few): Theorem 5.5's statements that share
+#: the inits share the LPs (a deterministic solver on the same arguments)
+_HINGE_LPS: dict[tuple, object] = {}
+_HINGE_LPS_KEEP = 64
+
+
+def _hinge_min_lp_memo(features: np.ndarray, y: np.ndarray, l1_radius=None):
+    key = (features.shape, features.tobytes(), y.tobytes(), l1_radius)
+    if key not in _HINGE_LPS:
+        while len(_HINGE_LPS) >= _HINGE_LPS_KEEP:
+            del _HINGE_LPS[next(iter(_HINGE_LPS))]
+        _HINGE_LPS[key] = hinge_min_lp(features, y) if l1_radius is None else hinge_min_lp(features, y, l1_radius=l1_radius)
+    return _HINGE_LPS[key]
+
+
 def _labels(n: int, k: int) -> np.ndarray:
     return chi((1 << k) - 1, n).astype(np.float64)
 
@@ -215,10 +246,13 @@ def _two_point_t1(q: Fraction, M: Fraction) -> Fraction:
     return (1 - q) * _two_point_F(q, M) + q * _two_point_F(q, -M)
 
 
+@functools.lru_cache(maxsize=8192)
 def _two_point_expected(q: float, M: float, T: int) -> float:
     """E[(1/T) sum_{t=1}^T F(u^(t))] of single-sample SGD on the two-point hinge instance, exactly up to
     float64 rounding: the iterates live on the lattice u = m eta, eta = M / sqrt(T) (rho = 1), and the law of
-    m is propagated step by step (row (1, +1) moves m up when u < 1, row (1, -1) down when u > -1)."""
+    m is propagated step by step (row (1, +1) moves m up when u < 1, row (1, -1) down when u > -1).
+    Memoised (a pure function of (q, M, T)): the searches of the corrected statement and of the mutants, which
+    differ only in the bound's constant or rate, evaluate the same grid points."""
     eta = M / math.sqrt(T)
     m = np.arange(-T, T + 1)
     u = m * eta
@@ -684,8 +718,8 @@ def _phases_c_d(statement, n, k, r, eps, inits, t_fraction, ctx, stream, ev, bas
     lp_lo, lp_up, unorm, phimax = [], [], [], []
 
     for s in inits:
-        lo = hinge_min_lp(s.features, y)
-        up = hinge_min_lp(s.features, y, l1_radius=M)
+        lo = _hinge_min_lp_memo(s.features, y)
+        up = _hinge_min_lp_memo(s.features, y, l1_radius=M)
         lp_lo.append(lo.value)
         lp_up.append(up.value)
         unorm.append(float(np.linalg.norm(lo.u)))
@@ -882,8 +916,7 @@ def check_mlp_sgd_mechanism(statement: MlpScheme, p, ctx) -> Verdict:
     base = {"n": n, "k": k, "r": r, "eps": eps, "scheme": statement.text}
     x = xi(n, k - 1)
     ev.add(dict(base, part="(A) |xi_{k-1}| > 0 (eta_0 = 1/(k|xi_{k-1}|) finite)"), abs(x), 0, relation="gt")
-    rng = ctx.rng("inits")
-    inits = [_step_zero(n, k, *_init(n, k, r, rng, paired=statement.paired)) for _ in range(p["inits"])]
+    inits = list(_step_zero_inits(n, k, r, statement.paired, p["inits"], ctx.seed("inits")))  # = ctx.rng("inits") draws
     if x == 0:
         ev.details["step-0 w-gradient, max |g_ij| over inits"] = str(max(Fraction(int(np.abs(s.G_int).max()), 1 << n) for s in inits))
         ev.details["step-0 bias gradient, max |gamma_i| over inits"] = str(max(Fraction(int(np.abs(s.gam_int).max()), 1 << n) for s in inits))
@@ -912,9 +945,8 @@ def check_mlp_sgd_mechanism(statement: MlpScheme, p, ctx) -> Verdict:
         # looser): run it at every tier, first, so a near-boundary mutant is rejected at the full tier too, and a
         # statement it refutes is not run at the tier's own (expensive) instance
         kc = cal["k"] + statement.k_shift
-        rng_c = ctx.rng("inits")  # the quick tier's own streams: its cases, bit for bit
-        inits_c = [_step_zero(cal["n"], kc, *_init(cal["n"], kc, cal["r"], rng_c, paired=statement.paired))
-                   for _ in range(cal["inits"])]
+        # the quick tier's own streams (ctx.rng("inits")): its cases, bit for bit
+        inits_c = list(_step_zero_inits(cal["n"], kc, cal["r"], statement.paired, cal["inits"], ctx.seed("inits")))
         base_c = {"n": cal["n"], "k": kc, "r": cal["r"], "eps": cal["eps"], "scheme": statement.text,
                   "instance": "calibration (the quick tier's)"}
         _phases_c_d(statement, cal["n"], kc, cal["r"], cal["eps"], inits_c, cal["t_fraction"], ctx, "phase-2", ev, base_c)

@@ -450,9 +450,10 @@ def check_prop_b7_proof_step(statement: ProofStepStatement, p, ctx) -> Verdict:
     inequality "h^(S cup {i}) <= h^(S cup {i}) - gamma" is garbled; the check uses Definition 5.4.
     """
     ev = Evidence("gt", rigor=Rigor.EXACT)
-    rng = ctx.rng("neurons")  # seeded per claim id: same families and sizes as thesis_ch5.prop_B.7, other draws
     counts = {"tested": 0, "with h^(S+) = 0": 0, "threshold holds where h^(S+) = 0": 0}
-    for nr in _prop_b7_neurons(p["n_max"], p["draws"], rng, ctx.backend):
+    # the stream ctx.rng("neurons"), seeded per claim id: same families and sizes as thesis_ch5.prop_B.7, other
+    # draws; statement-independent, so built once per process (cached) and shared by the statements and mutants
+    for nr in _prop_b7_neuron_list(p["n_max"], p["draws"], ctx.seed("neurons"), ctx.backend):
         gamma = nr.gap(DEF_5_4)
         if gamma <= 0:
             continue

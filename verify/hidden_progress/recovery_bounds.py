@@ -6,6 +6,7 @@ verify.hidden_progress.recovery.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -344,10 +345,23 @@ _ROUNDING = 1e-12
 """Allowance for float64 evaluation of a mean over <= 2^12 points and a norm in <= 64 dims (< 1e-13)."""
 
 
+#: hinge_min_l2_ball results by (embedding, S, R) (the last few hundred): the statements of a claim draw the
+#: same embeddings from the same stream, and those that share a radius R (e.g. a changed quantifier or
+#: conclusion constant) share the solves (a deterministic solver on the same arguments)
+_INF_HINGE: dict[tuple, tuple] = {}
+_INF_HINGE_KEEP = 512
+
+
 def _inf_hinge(emb: _Embedding, S: int, R: float, y_cache: dict) -> tuple[float, float, str]:
-    y = y_cache.setdefault(S, chi(S, emb.n).astype(np.float64))
-    res = hinge_min_l2_ball(emb.psi, y, R)
-    return res.lower, res.upper, res.method
+    psi = np.ascontiguousarray(emb.psi)
+    key = (psi.shape, psi.dtype.str, hashlib.sha256(psi.tobytes()).digest(), emb.n, int(S), float(R))
+    if key not in _INF_HINGE:
+        y = y_cache.setdefault(S, chi(S, emb.n).astype(np.float64))
+        res = hinge_min_l2_ball(emb.psi, y, R)
+        while len(_INF_HINGE) >= _INF_HINGE_KEEP:
+            del _INF_HINGE[next(iter(_INF_HINGE))]
+        _INF_HINGE[key] = (res.lower, res.upper, res.method)
+    return _INF_HINGE[key]
 
 
 def _inf_zero_one(emb: _Embedding, S: int, R: Fraction) -> Fraction:
