@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from kernels.rng import counter_u64_array
+from kernels.training._ngram_heads_cpu import NB, batch_loss_grad_jit
 from kernels.training.induction import icl_batch, train_transformer_runs
 from kernels.training.ngram_heads import (
     init_multihead,
@@ -112,6 +113,20 @@ def test_numba_twin_matches_numpy_reference(k, d, t, heads, layers, order, steps
         assert abs(c.train_loss[run, steps // 2] - multihead_loss_grad(p_mid, xb[:, :-1], xb[:, 1:])[0]) <= TOL
     a = train_multihead_runs(seeds[1:], k, d, t, steps, backend="cpu", **dict(kw, lr=lr[1:] if isinstance(lr, list) else lr))
     assert all(np.array_equal(a.params[key][0], c.params[key][1]) for key in a.params)  # bit for bit, alone or batched
+
+
+@pytest.mark.parametrize("k, d, t, layers, heads, batch, scale", [(2, 8, 20, 2, 3, NB, 0.3), (2, 8, 20, 2, 1, NB + 3, 0.3),
+                                                                 (3, 4, 7, 2, 3, 6, 1.0), (3, 3, 5, 1, 2, 2 * NB + 5, 2.0),
+                                                                 (2, 4, 8, 3, 2, 17, 0.5)])
+def test_lockstep_chunks_are_the_sequence_loop_bit_for_bit(k, d, t, layers, heads, batch, scale):
+    rng = np.random.default_rng(batch + 10 * heads)
+    n = 2 * k * d + layers * heads * (3 * d * d + t * d)
+    for _ in range(2):
+        theta = rng.normal(0, scale, n)
+        xb = rng.integers(0, k, (batch, t + 1))
+        loss_seq, g_seq = batch_loss_grad_jit(theta, xb, k, d, t, layers, heads, False)
+        loss_chunk, g_chunk = batch_loss_grad_jit(theta, xb, k, d, t, layers, heads, True)
+        assert loss_chunk == loss_seq and np.array_equal(g_chunk, g_seq)
 
 
 def test_one_head_order_2_is_the_single_head_trainer():
