@@ -108,19 +108,22 @@ NB = 64  # sequences per chunk
 
 
 @register_jitable
-def chunk_workspace(k, d, t, L, H):  # pragma: no cover - compiled
-    """Workspace of ``mh_loss_grad_chunk``: Z (L + 1, t, d, NB), Q, K, V (L, H, t, d, NB), A (L, H, t, t, NB), dz, dzn,
-    dq, dkk, dzv (t, d, NB), dS (t, t, NB), acc (d, NB), gw (3, d, d, NB), probs (t, k, NB), vectors (4, NB)."""
-    return (np.empty((L + 1, t, d, NB)), np.empty((L, H, t, d, NB)), np.empty((L, H, t, d, NB)), np.empty((L, H, t, d, NB)),
-            np.zeros((L, H, t, t, NB)), np.empty((t, d, NB)), np.empty((t, d, NB)), np.empty((t, d, NB)), np.empty((t, d, NB)),
-            np.empty((t, d, NB)), np.zeros((t, t, NB)), np.empty((d, NB)), np.empty((3, d, d, NB)), np.empty((t, k, NB)),
-            np.empty((4, NB)))
+def chunk_workspace(k, d, t, L, H, batch):  # pragma: no cover - compiled
+    """Workspace of ``mh_loss_grad_chunk`` for chunks of at most N = min(NB, batch) sequences: Z (L + 1, t, d, N), Q, K,
+    V (L, H, t, d, N), A (L, H, t, t, N), dz, dzn, dq, dkk, dzv (t, d, N), dS (t, t, N), acc (d, N), gw (3, d, d, N),
+    probs (t, k, N), vectors (4, N)."""
+    N = min(NB, batch)
+    return (np.empty((L + 1, t, d, N)), np.empty((L, H, t, d, N)), np.empty((L, H, t, d, N)), np.empty((L, H, t, d, N)),
+            np.zeros((L, H, t, t, N)), np.empty((t, d, N)), np.empty((t, d, N)), np.empty((t, d, N)), np.empty((t, d, N)),
+            np.empty((t, d, N)), np.zeros((t, t, N)), np.empty((d, N)), np.empty((3, d, d, N)), np.empty((t, k, N)),
+            np.empty((4, N)))
 
 
 @register_jitable
-def mh_loss_grad_chunk(theta, g, xb, b0, nb, k, d, t, L, H, norm, ws, lossb):  # pragma: no cover - compiled
-    """``mh_loss_grad_seq`` for the sequences xb[b0 : b0 + nb] (nb <= NB), in this order: ADDS their gradients to g
-    and writes their loss contributions to lossb[b0 : b0 + nb]."""
+def mh_loss_grad_chunk(theta, g, xb, b0, nb, k, d, t, L, H, norm, residual_first, ws, lossb):  # pragma: no cover - compiled
+    """``attention_loss_grad_seq`` (with this residual_first: True for the single-head trainer's order, False for
+    ``mh_loss_grad_seq``'s) for the sequences xb[b0 : b0 + nb] (nb <= the workspace's chunk size), in this order: ADDS
+    their gradients to g and writes their loss contributions to lossb[b0 : b0 + nb]."""
     Z, Qa, Ka, Va, A, dz, dzn, dq, dkk, dzv, dS, acc, gw, probs, vec = ws
     mx, tot, dot, lo = vec[0], vec[1], vec[2], vec[3]
     sq = math.sqrt(d)
@@ -317,20 +320,23 @@ def mh_loss_grad_chunk(theta, g, xb, b0, nb, k, d, t, L, H, norm, ws, lossb):  #
                             aq[b] += z[b] * x[b]
                             ak[b] += z[b] * y[b]
                             av[b] += z[b] * w[b]
-            # dzn[s, c] += sum over e of (dzv[s, e] WV[c, e] + dq[s, e] WQ[c, e] + dkk[s, e] WK[c, e])
+            # dzn[s, c] += sum over e of (dzv[s, e] WV[c, e] + dq[s, e] WQ[c, e] + dkk[s, e] WK[c, e]), each term added to
+            # dzn one by one with residual_first, else summed from 0.0 and then added
             for s in range(t):
                 for c in range(d):
-                    r = acc[c]
-                    for b in range(nb):
-                        r[b] = 0.0
+                    r = dzn[s, c] if residual_first else acc[c]
+                    if not residual_first:
+                        for b in range(nb):
+                            r[b] = 0.0
                     for e in range(d):
                         wv, wq, wk = WV[c, e], WQ[c, e], WK[c, e]
                         x, y, w = dzv[s, e], dq[s, e], dkk[s, e]
                         for b in range(nb):
                             r[b] += x[b] * wv + y[b] * wq + w[b] * wk
-                    dn = dzn[s, c]
-                    for b in range(nb):
-                        dn[b] += r[b]
+                    if not residual_first:
+                        dn = dzn[s, c]
+                        for b in range(nb):
+                            dn[b] += r[b]
             # into g, sequence by sequence: the head's W block, then its positions (i ascending, j ascending)
             gW, gP = g[o:o + 3 * dd].reshape((3, d, d)), g[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
             for b in range(nb):
@@ -365,7 +371,7 @@ def mh_loss_grad_chunk(theta, g, xb, b0, nb, k, d, t, L, H, norm, ws, lossb):  #
 
 
 @register_jitable
-def _train_one(seed, theta, k, order, d, t, L, H, steps, batch, lr, wd, checkpoints, th_at, losses):  # pragma: no cover - compiled
+def _train_one(seed, theta, k, order, d, t, L, H, steps, batch, lr, wd, checkpoints, th_at, losses, residual_first):  # pragma: no cover - compiled
     """Adam on ngram_batch(seed, step, order); theta is updated in place; returns True if it diverged."""
     n = theta.shape[0]
     g = np.zeros(n)
@@ -374,7 +380,7 @@ def _train_one(seed, theta, k, order, d, t, L, H, steps, batch, lr, wd, checkpoi
     C = k ** (order - 1)
     xb = np.empty((batch, t + 1), dtype=np.int64)
     Qw, Pc, M, pi = np.empty((C, k)), np.empty((C, C)), np.empty((C, C + 1)), np.empty(C)
-    ws = chunk_workspace(k, d, t, L, H)
+    ws = chunk_workspace(k, d, t, L, H, batch)
     lossb = np.empty(batch)
     norm = 1.0 / (batch * t)
     ci = 0
@@ -389,7 +395,7 @@ def _train_one(seed, theta, k, order, d, t, L, H, steps, batch, lr, wd, checkpoi
         g.fill(0.0)
         loss = 0.0
         for b0 in range(0, batch, NB):
-            mh_loss_grad_chunk(theta, g, xb, b0, min(NB, batch - b0), k, d, t, L, H, norm, ws, lossb)
+            mh_loss_grad_chunk(theta, g, xb, b0, min(NB, batch - b0), k, d, t, L, H, norm, residual_first, ws, lossb)
         for b in range(batch):
             loss += lossb[b]
         losses[step] = loss
@@ -399,30 +405,33 @@ def _train_one(seed, theta, k, order, d, t, L, H, steps, batch, lr, wd, checkpoi
 
 
 @nb.njit(parallel=True, cache=True, error_model="numpy")
-def train_runs(seeds, theta, k, order, d, t, L, H, steps, batch, lrs, wd, checkpoints, th_at, losses, diverged):  # pragma: no cover - compiled
-    """Train len(seeds) multi-head transformers (flat parameters theta (R, n), updated in place) in parallel."""
+def train_runs(seeds, theta, k, order, d, t, L, H, steps, batch, lrs, wd, checkpoints, th_at, losses, diverged, residual_first):  # pragma: no cover - compiled
+    """Train len(seeds) multi-head transformers (flat parameters theta (R, n), updated in place) in parallel.  With
+    order 2, H = 1 and residual_first this is, bit for bit, kernels.training._induction_cpu.train_transformer_runs (the
+    ICL-MC stream, the single-head order of the residual gradient; tested): kernels.training.induction uses it."""
     for r in prange(seeds.shape[0]):
-        diverged[r] = _train_one(seeds[r], theta[r], k, order, d, t, L, H, steps, batch, lrs[r], wd, checkpoints, th_at[r], losses[r])
+        diverged[r] = _train_one(seeds[r], theta[r], k, order, d, t, L, H, steps, batch, lrs[r], wd, checkpoints, th_at[r], losses[r],
+                                 residual_first)
 
 
 @nb.njit(cache=True, error_model="numpy")
-def batch_loss_grad_jit(theta, xb, k, d, t, L, H, chunked):  # pragma: no cover - compiled
+def batch_loss_grad_jit(theta, xb, k, d, t, L, H, chunked, residual_first):  # pragma: no cover - compiled
     """The summed loss contributions and the gradient of one batch xb (batch, t + 1) at the flat parameters theta, as
     the trainer computes them: NB sequences in lockstep (``mh_loss_grad_chunk``) if chunked, else sequence by
-    sequence (``mh_loss_grad_seq``); for the tests, which compare the two bit for bit."""
+    sequence (``attention_loss_grad_seq``); for the tests, which compare the two bit for bit."""
     batch = xb.shape[0]
     g = np.zeros(theta.shape[0])
     norm = 1.0 / (batch * t)
     loss = 0.0
     if chunked:
-        ws = chunk_workspace(k, d, t, L, H)
+        ws = chunk_workspace(k, d, t, L, H, batch)
         lossb = np.empty(batch)
         for b0 in range(0, batch, NB):
-            mh_loss_grad_chunk(theta, g, xb, b0, min(NB, batch - b0), k, d, t, L, H, norm, ws, lossb)
+            mh_loss_grad_chunk(theta, g, xb, b0, min(NB, batch - b0), k, d, t, L, H, norm, residual_first, ws, lossb)
         for b in range(batch):
             loss += lossb[b]
     else:
         ws = tf_workspace(k, d, t, L, H)
         for b in range(batch):
-            loss += mh_loss_grad_seq(theta, g, xb[b], k, d, t, L, H, norm, ws)
+            loss += attention_loss_grad_seq(theta, g, xb[b], k, d, t, L, H, norm, residual_first, ws)
     return loss, g
