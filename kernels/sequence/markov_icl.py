@@ -29,6 +29,7 @@ This module holds the reusable pieces:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -391,8 +392,13 @@ def k2_nodes(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Substitution 1-a = s q, 1-b = s(1-q), da db = s ds dq.  Region 1: s, q in [0, 1]; region 2:
     s in [1, 2], q in [1-1/s, 1/s].  In both regions pi = (1-q, q), so an integrand that is a
     polynomial in (a, b, pi) is a polynomial in (s, q): with n >= (degree+1)/2 nodes per axis region 1
-    is exact and region 2 (smooth, rational in s) converges geometrically."""
-    n = require_int("n", n, min_value=2, max_value=2000)
+    is exact and region 2 (smooth, rational in s) converges geometrically.  Cached (read-only arrays): the
+    claims ask for the same few n many times."""
+    return _k2_nodes(require_int("n", n, min_value=2, max_value=2000))
+
+
+@functools.lru_cache(maxsize=16)
+def _k2_nodes(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     g, gw = np.polynomial.legendre.leggauss(n)
     u, uw = (g + 1) / 2, gw / 2
     s1, q1 = np.meshgrid(u, u, indexing="ij")
@@ -407,7 +413,10 @@ def k2_nodes(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     w = np.concatenate([w1.ravel(), w2.ravel()])
     a = 1 - s * q
     b = 1 - s * (1 - q)
-    return np.clip(a, 0.0, 1.0), np.clip(b, 0.0, 1.0), w
+    out = (np.clip(a, 0.0, 1.0), np.clip(b, 0.0, 1.0), w)
+    for arr in out:
+        arr.setflags(write=False)
+    return out
 
 
 def diag_nodes(n: int, lo: float = 0.0, hi: float = 1.0) -> tuple[np.ndarray, np.ndarray]:

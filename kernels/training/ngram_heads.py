@@ -222,7 +222,8 @@ def train_multihead_runs(seeds, k: int, d: int, t: int, steps: int, *, heads: in
     losses = np.full((runs, steps), np.nan)
     diverged = np.zeros(runs, dtype=np.bool_)
     if backend == "cpu":
-        _ngram_heads_cpu.train_runs(seeds, theta, k, order, d, t, layers, heads, steps, batch, lrs, wd, cks, th_at, losses, diverged)
+        _ngram_heads_cpu.train_runs(seeds, theta, k, order, d, t, layers, heads, steps, batch, lrs, wd, cks, th_at, losses, diverged,
+                                    False)
     else:
         pos = {int(c): i for i, c in enumerate(cks)}
         for r in range(runs):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from kernels.rng import counter_u64_array
+from kernels.training._ngram_heads_cpu import NB, batch_loss_grad_jit
 from kernels.training.induction import icl_batch, train_transformer_runs
 from kernels.training.ngram_heads import (
     init_multihead,
@@ -112,6 +113,42 @@ def test_numba_twin_matches_numpy_reference(k, d, t, heads, layers, order, steps
         assert abs(c.train_loss[run, steps // 2] - multihead_loss_grad(p_mid, xb[:, :-1], xb[:, 1:])[0]) <= TOL
     a = train_multihead_runs(seeds[1:], k, d, t, steps, backend="cpu", **dict(kw, lr=lr[1:] if isinstance(lr, list) else lr))
     assert all(np.array_equal(a.params[key][0], c.params[key][1]) for key in a.params)  # bit for bit, alone or batched
+
+
+@pytest.mark.parametrize("k, d, t, layers, heads, batch, scale", [(2, 8, 20, 2, 3, NB, 0.3), (2, 8, 20, 2, 1, NB + 3, 0.3),
+                                                                 (3, 4, 7, 2, 3, 6, 1.0), (3, 3, 5, 1, 2, 2 * NB + 5, 2.0),
+                                                                 (2, 4, 8, 3, 2, 17, 0.5)])
+@pytest.mark.parametrize("residual_first", [False, True])
+def test_lockstep_chunks_are_the_sequence_loop_bit_for_bit(k, d, t, layers, heads, batch, scale, residual_first):
+    rng = np.random.default_rng(batch + 10 * heads)
+    n = 2 * k * d + layers * heads * (3 * d * d + t * d)
+    for _ in range(2):
+        theta = rng.normal(0, scale, n)
+        xb = rng.integers(0, k, (batch, t + 1))
+        loss_seq, g_seq = batch_loss_grad_jit(theta, xb, k, d, t, layers, heads, False, residual_first)
+        loss_chunk, g_chunk = batch_loss_grad_jit(theta, xb, k, d, t, layers, heads, True, residual_first)
+        assert loss_chunk == loss_seq and np.array_equal(g_chunk, g_seq)
+
+
+@pytest.mark.parametrize("k, d, t, layers, batch, steps", [(2, 8, 12, 2, 64, 25), (3, 4, 7, 1, NB + 9, 12), (4, 5, 9, 3, 10, 8)])
+def test_single_head_trainer_is_the_sequence_by_sequence_kernel_bit_for_bit(k, d, t, layers, batch, steps):
+    """kernels.training.induction.train_transformer_runs (the lockstep trainer of _ngram_heads_cpu, order 2, one head)
+    against the sequence-by-sequence kernel kernels.training._induction_cpu.train_transformer_runs."""
+    from kernels.training import _induction_cpu
+
+    seeds, cks = [3, 8], [0, steps // 2, steps]
+    kw = {"layers": layers, "batch": batch, "lr": [0.02, 0.005], "weight_decay": 0.01, "init_scale": 0.3, "checkpoints": cks}
+    a = train_transformer_runs(seeds, k, d, t, steps, **kw)
+    ref = train_transformer_runs(seeds, k, d, t, 0, **dict(kw, checkpoints=[0]))  # the initial parameters
+    names = list(ref.params)
+    theta = np.concatenate([ref.params[name].reshape(2, -1) for name in names], axis=1)
+    n = theta.shape[1]
+    th_at, losses, diverged = np.zeros((2, 3, n)), np.full((2, steps), np.nan), np.zeros(2, dtype=np.bool_)
+    _induction_cpu.train_transformer_runs(np.array(seeds, dtype=np.uint64), theta, k, d, t, layers, steps, batch,
+                                          np.array([0.02, 0.005]), 0.01, np.array(cks, dtype=np.int64), th_at, losses, diverged)
+    assert np.array_equal(np.concatenate([a.params[name].reshape(2, -1) for name in names], axis=1), theta)
+    assert np.array_equal(np.concatenate([a.params_at[name].reshape(2, 3, -1) for name in names], axis=2), th_at)
+    assert np.array_equal(a.train_loss, losses) and np.array_equal(a.diverged, diverged)
 
 
 def test_one_head_order_2_is_the_single_head_trainer():

@@ -301,7 +301,10 @@ def _k3_beta_marginal_matches(c0: int, c1: int, c2: int, alpha: tuple, a1: int, 
     x = _X
     _, marg, _, Z = _k3_posterior(c0, c1, c2, alpha)
     beta = x ** (a1 - 1) * (1 - x) ** (b1 - 1) / sp.beta(a1, b1)
-    return bool(sp.simplify(marg / Z - sp.combsimp(beta)) == 0)
+    diff = sp.expand(marg / Z - sp.combsimp(beta))
+    if diff.free_symbols <= {x} and diff.is_polynomial(x):  # integer exponents: the expanded polynomial is canonical
+        return bool(diff == 0)
+    return bool(sp.simplify(diff) == 0)
 
 
 @functools.lru_cache(maxsize=None)

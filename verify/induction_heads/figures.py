@@ -769,9 +769,9 @@ def check_figure_8_5(st: TrigramFigure, p, ctx) -> Verdict:
 
     Notes
     -----
-    Sizes: quick 1 run each, t = 20, d = 8, lr 1e-2, 600 steps (~8 s CPU, over the quick budget: the four stages
-    need that many steps even at this size, and at t = 16 with the thesis's lr 3e-2 the stages flicker and the
-    run can skip the bigram stage); full 2 runs each, t = 32, d = 8, lr 1e-2, 1500 steps; gpu 4 runs
+    Sizes: quick 1 run each, t = 20, d = 8, lr 1e-2, 600 steps (~4 s CPU: the four stages need that many steps
+    even at this size, and at t = 16 with the thesis's lr 3e-2 the stages flicker and the run can skip the bigram
+    stage); full 2 runs each, t = 32, d = 8, lr 1e-2, 1500 steps; gpu 4 runs
     each at the thesis's context 200, d = 16, lr 3e-2, 20000 steps (not run here).  The reduced runs show the
     four stages and the one-head limit, not the convergence to the Bayes level.
 
