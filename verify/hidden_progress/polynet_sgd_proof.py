@@ -101,7 +101,7 @@ _AZUMA_RANGE = AzumaStep("range", text="Delta in an interval of length 1/sqrt(2T
     expect=Status.PROOF_GAP,
     rigor=Rigor.EXACT,
     params=_PARAMS,
-    tiers={"quick": {"sizes": "2x2x1,2x3x1,2x2x4", "runs": 30, "delta": 0.1, "eps": 0.1},
+    tiers={"quick": {"sizes": "2x2x1,2x3x1,2x2x4", "runs": 15, "delta": 0.1, "eps": 0.1},
            "full": {"sizes": "2x2x1,2x3x1,3x2x1,2x2x8,3x2x2", "runs": 100},
            "gpu": {"sizes": "2x2x1,2x3x1,3x2x1,3x3x1,2x2x8,3x2x4", "runs": 1000}},
     uses_backend=True,
@@ -182,6 +182,9 @@ def check_azuma_step(statement: AzumaStep, p, ctx) -> Verdict:
     at most prod_l (|a_l| + |r_l|) - prod_l |a_l| <= P), so |Delta| <= eta P = a0/2 and kappa = 1 with
     the printed rate (tight).  The range form of the inequality gives kappa = 1 as well, and so does
     the catalog's halved rate; the details list all four exponents.  Theorem 5.8 keeps its constants.
+    Quick tier: a smoke test of (B) on the runs of thesis_ch5.thm_5.8 at sizes 2x2x1, 2x3x1, 2x2x4 with 15
+    runs (30 until issue 21; full: five sizes, 100 runs); the measured ratios reach their bounds 1/2 and 1
+    there as well, so every mutant is rejected with the same margins.
     """
     ev = Evidence("ge", rigor=Rigor.EXACT)
     delta = p["delta"]
@@ -472,6 +475,12 @@ def check_claim_B11(statement: IrrelevantBound, p, ctx) -> Verdict:
     bound-x0.998 (near-boundary, part irrelevant): 1.497 < 1.49999 on the adversarial path.
     Second reader: bound-5/4 is false (the adversarial path, a positive-probability sample path on the
     event, reaches 1.49999); the old checker accepted it (random runs stay below 1.22); rejected by (A).
+
+    Notes
+    -----
+    Quick tier: a smoke test of the full tier (five sizes, 100 runs, adversarial paths at 2x2, 2x3, 3x2) on
+    the runs of thesis_ch5.thm_5.8 at its quick sizes with 15 runs (30 until issue 21) and the adversarial
+    path at 2x3; bound-1 is still rejected by the random runs (1.17 > 1 at 2x2x1), the others by the path.
     """
     ev = Evidence("le", rigor=Rigor.STATISTICAL)
     table = {}
@@ -666,6 +675,9 @@ def check_claim_B12(statement: RelevantGrowthBound, p, ctx) -> Verdict:
     grows at the (B.20) rate (a0/2)(3n'-2)^{-(k-1)} per step at worst; the printed sqrt(t) envelope exceeds
     (B.20) for t < T log(2nT/delta)/(4 log(nT/delta)) ~ T/4.  Random runs never come close (their noise
     averages out), which is why the old check, on random runs only, confirmed it.
+    Quick tier: a smoke test of the full tier (five sizes, 100 runs, adversarial paths at 2x2, 2x3, 3x2) on
+    the runs of thesis_ch5.thm_5.8 at its quick sizes with 15 runs (30 until issue 21) and the adversarial
+    path at 2x3; the printed form still fails and every mutant is still rejected.
     """
     ev = Evidence("ge", rigor=Rigor.STATISTICAL)
     delta = p["delta"]
