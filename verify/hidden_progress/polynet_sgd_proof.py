@@ -235,7 +235,14 @@ def check_azuma_step(statement: AzumaStep, p, ctx) -> Verdict:
 
 
 def _adversary_py(X, y, w0, c, steps, switch, goal):
-    """Per-step exhaustive greedy choice of the sample (see :func:`adversarial_path`); numba-compiled."""
+    """Per-step exhaustive greedy choice of the sample (see :func:`adversarial_path`); numba-compiled.
+
+    Every float is computed by the same operations in the same order as the plain per-sample loop; the
+    per-step factors that do not depend on the sample (eta_i = c / prod_{l != i} ||w_l||_1 and the
+    population-gradient product prod_{l != i} w_{l,1}) are computed once per step, and a sample is
+    abandoned as soon as it cannot be chosen: some |s| > 1/2 (off the event), or, in the phase that
+    minimises max |s|, a partial max |s| already >= the best so far (the choice needs obj < best).
+    """
     M, k, n1 = X.shape
     w = w0.copy()
     s = np.zeros((k, n1))
@@ -248,10 +255,22 @@ def _adversary_py(X, y, w0, c, steps, switch, goal):
     best_w = np.empty((k, n1))
     best_s = np.empty((k, n1))
     inner = np.empty(k)
+    etas = np.empty(k)
+    pgs = np.empty(k)
     for t in range(steps):
         norms = np.abs(w).sum(axis=1)
+        for i in range(k):
+            pn = 1.0
+            pg = 1.0
+            for l in range(k):
+                if l != i:
+                    pn *= norms[l]
+                    pg *= w[l, 0]
+            etas[i] = c / pn
+            pgs[i] = pg
         best = np.inf
         found = False
+        late = t >= switch
         for m in range(M):
             for l in range(k):
                 acc = 0.0
@@ -259,26 +278,27 @@ def _adversary_py(X, y, w0, c, steps, switch, goal):
                     acc += X[m, l, j] * w[l, j]
                 inner[l] = acc
             worst_s = 0.0
+            skip = False
             for i in range(k):
                 po = 1.0
-                pn = 1.0
-                pg = 1.0
                 for l in range(k):
                     if l != i:
                         po *= inner[l]
-                        pn *= norms[l]
-                        pg *= w[l, 0]
-                eta = c / pn
+                eta = etas[i]
                 for j in range(n1):
                     gh = -y[m] * po * X[m, i, j]
-                    g = -pg if j == 0 else 0.0
+                    g = -pgs[i] if j == 0 else 0.0
                     wn[i, j] = w[i, j] - eta * gh
-                    sn[i, j] = s[i, j] + eta * (g - gh)
-                    if abs(sn[i, j]) > worst_s:
-                        worst_s = abs(sn[i, j])
-            if worst_s > 0.5:
+                    sv = s[i, j] + eta * (g - gh)
+                    sn[i, j] = sv
+                    if abs(sv) > worst_s:
+                        worst_s = abs(sv)
+                if worst_s > 0.5 or (late and worst_s >= best):
+                    skip = True
+                    break
+            if skip:
                 continue
-            if t >= switch:
+            if late:
                 obj = worst_s
             elif goal == 0:  # push the relevant weights down (Claim B.12), irrelevant ones up as a tie-break
                 lo = np.inf
