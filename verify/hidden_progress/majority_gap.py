@@ -25,7 +25,7 @@ from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, V
 from ..sharpness import maximize_discrete
 from . import SOURCE
 from ._closed_forms import majority_gap, majority_table, xi
-from .majority import _degree_weight, _majority_wht, _odd_range, _spectrum
+from .majority import _central_over_power, _degree_weight, _majority_wht, _odd_range, _spectrum
 
 CONTRACT_AUDITED = True
 
@@ -337,26 +337,6 @@ def _gap_exhaustive(n: int, k: int, backend: str) -> Fraction:
     return Fraction(min(minus) - (max(plus) if plus else 0), 1 << n)
 
 
-_CENTRAL: dict[int, int] = {}
-
-
-def _central_binomial(n: int) -> int:
-    """C(n - 1, (n - 1)/2) for odd n, exact; memoised, and derived from a stored neighbour n -+ 2 when there is
-    one (C(2m+2, m+1) = C(2m, m) (2m+1)(2m+2)/(m+1)^2, an exact integer division)."""
-    got = _CENTRAL.get(n)
-    if got is None:
-        m = (n - 1) // 2
-        if n - 2 in _CENTRAL:
-            got = _CENTRAL[n - 2] * (2 * m - 1) * (2 * m) // (m * m)
-        elif n + 2 in _CENTRAL:
-            got = _CENTRAL[n + 2] * ((m + 1) * (m + 1)) // ((2 * m + 1) * (2 * m + 2))
-        else:
-            got = comb(n - 1, m)
-        if len(_CENTRAL) < 100_000:
-            _CENTRAL[n] = got
-    return got
-
-
 @lru_cache(maxsize=65536)
 def _gap_search(n: int, k: int) -> Fraction:
     """majority_gap(n, k) (the same Fraction), for the sharpness search over large n: Lemma B.1's closed form
@@ -370,12 +350,6 @@ def _gap_search(n: int, k: int) -> Fraction:
     b_lo, b_hi = comb(n - 1, k - 2), comb(n - 1, k)
     small = Fraction(comb(m, (k - 2) // 2) * b_hi - comb(m, k // 2) * b_lo, b_lo * b_hi)
     return small * _central_over_power(n)
-
-
-@lru_cache(maxsize=4096)
-def _central_over_power(n: int) -> Fraction:
-    """C(n-1, (n-1)/2) / 2^{n-1} (= |Maj_n^(i)| for a singleton), exact."""
-    return Fraction(_central_binomial(n), 1 << (n - 1))
 
 
 @lru_cache(maxsize=65536)
