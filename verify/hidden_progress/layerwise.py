@@ -18,6 +18,7 @@ and identities "for all weights" are decided symbolically (sympy, weights as sym
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -97,6 +98,44 @@ def nested_parity_net(S, n: int, L: int, *, output_bias: bool = False):
     W.append([Fraction(0)] * len(W[0]))
     b.append(Fraction(1))
     return [(np.array(W, dtype=object), np.array(b, dtype=object)) for W, b in layers], [Fraction(1, 2), Fraction(-1)], Fraction(0)
+
+
+def _rng_state(rng: np.random.Generator) -> tuple:
+    """The generator's full state as a hashable key (PCG64)."""
+    st = rng.bit_generator.state
+    return (st["bit_generator"], st["state"]["state"], st["state"]["inc"], st["has_uint32"], st["uinteger"])
+
+
+def _set_rng_state(rng: np.random.Generator, key: tuple) -> None:
+    name, state, inc, has32, uint = key
+    rng.bit_generator.state = {"bit_generator": name, "state": {"state": state, "inc": inc}, "has_uint32": has32,
+                               "uinteger": uint}
+
+
+@functools.lru_cache(maxsize=512)
+def _random_net_degrees(state: tuple, n: int, L: int, trials: int) -> tuple[tuple, tuple]:
+    """(multilinear degrees of ``trials`` random nets drawn from a generator in ``state``, the state after the
+    draws): the draws and degrees of the degree-bound check, which every statement repeats (pure function of
+    the generator state, so memoised; the caller continues from the returned state)."""
+    rng = np.random.default_rng()
+    _set_rng_state(rng, state)
+    degs = []
+    for _ in range(trials):
+        layers, u = _random_net(rng, n, L)
+        degs.append(multilinear_degree(poly_mlp_forward(layers, u, n=n)))
+    return tuple(degs), _rng_state(rng)
+
+
+@functools.lru_cache(maxsize=512)
+def _nested_eval(S: tuple, n: int, L: int):
+    """(mismatches with chi_S, multilinear degree, widths) of the nested construction, or None (memoised:
+    statement-independent)."""
+    net = nested_parity_net(list(S), n, L)
+    if net is None:
+        return None
+    layers, u, _ = net
+    table = poly_mlp_forward(layers, u, n=n)
+    return _mismatches(table, sum(1 << i for i in S), n), multilinear_degree(table), str([len(b) for _, b in layers])
 
 
 def _mismatches(table, mask: int, n: int) -> int:
@@ -251,29 +290,25 @@ def check_degree_bound(statement: DegreeStatement, p, ctx) -> Verdict:
     attained = {}
     for L in range(2, p["L_max"] + 1):
         for n in range(1, p["n_max"] + 1):
-            degs = []
-            for _ in range(p["trials"]):
-                layers, u = _random_net(rng, n, L)
-                degs.append(multilinear_degree(poly_mlp_forward(layers, u, n=n)))
+            degs, state = _random_net_degrees(_rng_state(rng), n, L, p["trials"])
+            _set_rng_state(rng, state)
             ev.add({"part": "(i) degree of random nets <= bound", "L": L, "n": n, "trials": p["trials"]},
                    max(degs), statement.bound(L), part="degree")
             attained[f"L={L}, n={n}"] = max(degs)
         n = p["n_max"]
         for k in range(1, min(statement.representable(L), n) + 1):
             S = sorted(int(v) for v in rng.choice(n, size=k, replace=False))
-            net = nested_parity_net(S, n, L)
-            if net is None:
+            nested = _nested_eval(tuple(S), n, L)
+            if nested is None:
                 ev.add({"part": "(ii) nested construction fits in L layers", "L": L, "k": k},
                        math.ceil(math.log2(k)) + 1, L)
                 continue
-            layers, u, _ = net
-            table = poly_mlp_forward(layers, u, n=n)
-            bad = _mismatches(table, sum(1 << i for i in S), n)
+            bad, degree, widths = nested
             ev.add({"part": "(ii) nested construction = chi_S", "L": L, "n": n, "S": str(S),
-                    "widths": str([len(b) for _, b in layers])}, bad, 0, relation="eq")
+                    "widths": widths}, bad, 0, relation="eq")
             # the construction is also the tight instance of the degree bound: degree k = 2^{L-1} at the top
             ev.add({"part": "(i') degree of the nested construction <= bound (tight instance)", "L": L, "n": n, "k": k},
-                   multilinear_degree(table), statement.bound(L), part="degree")
+                   degree, statement.bound(L), part="degree")
         ev.add({"part": "(iii) representable(L) <= bound(L)", "L": L}, statement.representable(L), statement.bound(L))
     ev.details["max multilinear degree of random nets"] = attained
     if p["symbolic_L3"]:
@@ -485,10 +520,31 @@ def check_layerwise_gradient(statement: LayerwiseGradientStatement, p, ctx) -> V
     weights; rejected at k = 1.
     """
     ev = Evidence("eq", rigor=Rigor.EXACT)
-    rng = ctx.rng("networks")
+    per_k_items, fd_cases = _layerwise_gradient_data(ctx.seed("networks"), p["n_max"], p["trials"], p["fd_checks"])
+    per_k = dict(per_k_items)
+    for case, fd, g in fd_cases:
+        ev.add(dict(case), fd, g)
+    table = {}
+    for k in sorted(per_k):
+        if k > statement.threshold:
+            ev.add({"part": "max |gradient coordinate| over |S| = k is 0", "k": k, "n": f"<= {p['n_max']}"}, per_k[k], 0)
+        else:
+            ev.add({"part": "gradient not identically 0 for |S| = k", "k": k, "n": f"<= {p['n_max']}"}, per_k[k], 0, relation="gt")
+        table[f"k={k}"] = str(per_k[k])
+    ev.details["max |population gradient coordinate| by k (W, b and u of the layer)"] = table
+    return ev.verdict(backend="cpu")
+
+
+@functools.lru_cache(maxsize=8)
+def _layerwise_gradient_data(seed: int, n_max: int, trials: int, fd_checks: int) -> tuple[tuple, tuple]:
+    """The statement-independent part of the layer-wise gradient check, memoised (every statement reads the
+    same nets): ((k, max |gradient coordinate| over |S| = k), ...) and the central-difference cases
+    (case, fd, backprop)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
     per_k: dict = {}
-    for n in range(3, p["n_max"] + 1):
-        for t in range(p["trials"]):
+    fd_cases = []
+    for n in range(3, n_max + 1):
+        for t in range(trials):
             layers, u = _random_net(rng, n, 2)
             (W, b), = layers
             z1 = (sign_vectors(n).astype(np.int64) @ W.T + b[None, :]) ** 2  # (2^n, r): the layer's outputs
@@ -499,23 +555,16 @@ def check_layerwise_gradient(statement: LayerwiseGradientStatement, p, ctx) -> V
                 gu = [-Fraction(int(np.dot(y, z1[:, j])), 1 << n) for j in range(len(b))]
                 mx = max(max(abs(v) for row in G for v in row), max(abs(v) for v in gb), max(abs(v) for v in gu))
                 per_k[k] = max(per_k.get(k, Fraction(0)), mx)
-                if t == 0 and mask in (3, (1 << n) - 1, 7) and p["fd_checks"]:
-                    for _ in range(p["fd_checks"]):
+                if t == 0 and mask in (3, (1 << n) - 1, 7) and fd_checks:
+                    for _ in range(fd_checks):
                         j, i = int(rng.integers(len(b))), int(rng.integers(n))
                         Wp, Wm = W.copy(), W.copy()
                         Wp[j, i] += 1
                         Wm[j, i] -= 1
                         fd = (_population_loss([(Wp, b)], u, mask, n) - _population_loss([(Wm, b)], u, mask, n)) / 2
-                        ev.add({"part": "central difference = backprop", "n": n, "S": mask, "j": j, "i": i}, fd, G[j][i])
-    table = {}
-    for k in sorted(per_k):
-        if k > statement.threshold:
-            ev.add({"part": "max |gradient coordinate| over |S| = k is 0", "k": k, "n": f"<= {p['n_max']}"}, per_k[k], 0)
-        else:
-            ev.add({"part": "gradient not identically 0 for |S| = k", "k": k, "n": f"<= {p['n_max']}"}, per_k[k], 0, relation="gt")
-        table[f"k={k}"] = str(per_k[k])
-    ev.details["max |population gradient coordinate| by k (W, b and u of the layer)"] = table
-    return ev.verdict(backend="cpu")
+                        fd_cases.append(({"part": "central difference = backprop", "n": n, "S": mask, "j": j, "i": i},
+                                         fd, G[j][i]))
+    return tuple(per_k.items()), tuple(fd_cases)
 
 
 # ---------------------------------------------------------------------------------------------

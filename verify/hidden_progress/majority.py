@@ -281,6 +281,43 @@ def _degree_weight(n: int, k: int):
         return float(mpmath.binomial(n, k) * x * x)
 
 
+_CENTRAL: dict[int, int] = {}
+
+
+def _central_binomial(n: int) -> int:
+    """C(n - 1, (n - 1)/2) for odd n, exact; memoised, and derived from a stored neighbour n -+ 2 when there is
+    one (C(2m+2, m+1) = C(2m, m) (2m+1)(2m+2)/(m+1)^2, an exact integer division)."""
+    got = _CENTRAL.get(n)
+    if got is None:
+        m = (n - 1) // 2
+        if n - 2 in _CENTRAL:
+            got = _CENTRAL[n - 2] * (2 * m - 1) * (2 * m) // (m * m)
+        elif n + 2 in _CENTRAL:
+            got = _CENTRAL[n + 2] * ((m + 1) * (m + 1)) // ((2 * m + 1) * (2 * m + 2))
+        else:
+            got = comb(n - 1, m)
+        if len(_CENTRAL) < 100_000:
+            _CENTRAL[n] = got
+    return got
+
+
+@lru_cache(maxsize=4096)
+def _central_over_power(n: int) -> Fraction:
+    """C(n-1, (n-1)/2) / 2^{n-1} (= |Maj_n^(i)| for a singleton), exact."""
+    return Fraction(_central_binomial(n), 1 << (n - 1))
+
+
+@lru_cache(maxsize=65536)
+def _degree_weight_float(n: int, k: int) -> float:
+    """float(_degree_weight(n, k)) for n <= 20000 (the same Fraction C(n, k) xi_k^2, built from the per-n
+    C(n-1, (n-1)/2) / 2^{n-1} instead of recomputing the central binomial per k), for the sharpness search."""
+    if n > _EXACT_N_MAX or n % 2 == 0 or k % 2 == 0 or not 0 <= k <= n:
+        return float(_degree_weight(n, k))
+    m, j = (n - 1) // 2, (k - 1) // 2
+    x = Fraction(comb(m, j), comb(n - 1, k - 1)) * _central_over_power(n)
+    return float(comb(n, k) * (x * x))
+
+
 def _weight_limit(k: int) -> float:
     """lim_{n -> inf} W^k[Maj_n] = (2/pi) C(2j, j) / (k 4^j), j = (k-1)/2 (from Lemma B.1 with Stirling)."""
     j = (k - 1) // 2
@@ -472,7 +509,7 @@ def check_majority_weight_asymptotics(statement: DegreeWeightBounds, p, ctx) -> 
 
         def wka(x):
             k, n = x
-            return float(_degree_weight(n, k)) * k ** float(a)
+            return _degree_weight_float(n, k) * k ** float(a)
 
         def start(rng):
             k = int(rng.integers(0, (min(p["k_max"], 99) + 1) // 2)) * 2 + 1

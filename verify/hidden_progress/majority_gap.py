@@ -25,7 +25,7 @@ from ..registry import Evidence, Mutant, Param, Part, Rigor, Severity, Status, V
 from ..sharpness import maximize_discrete
 from . import SOURCE
 from ._closed_forms import majority_gap, majority_table, xi
-from .majority import _degree_weight, _majority_wht, _odd_range, _spectrum
+from .majority import _central_over_power, _degree_weight, _majority_wht, _odd_range, _spectrum
 
 CONTRACT_AUDITED = True
 
@@ -337,6 +337,28 @@ def _gap_exhaustive(n: int, k: int, backend: str) -> Fraction:
     return Fraction(min(minus) - (max(plus) if plus else 0), 1 << n)
 
 
+@lru_cache(maxsize=65536)
+def _gap_search(n: int, k: int) -> Fraction:
+    """majority_gap(n, k) (the same Fraction), for the sharpness search over large n: Lemma B.1's closed form
+    |xi_j| = C(m, (j-1)/2) C(n-1, m) / (C(n-1, j-1) 2^{n-1}) (odd j, m = (n-1)/2) with the central binomial
+    C(n-1, m), which dominates the cost, computed once per n (_closed_forms.xi computes it per coefficient)."""
+    if n % 2 == 0 or not 1 <= k < n:
+        return majority_gap(n, k)
+    if k % 2:  # xi vanishes at the even degrees k - 1 and k + 1
+        return Fraction(0)
+    m = (n - 1) // 2
+    b_lo, b_hi = comb(n - 1, k - 2), comb(n - 1, k)
+    small = Fraction(comb(m, (k - 2) // 2) * b_hi - comb(m, k // 2) * b_lo, b_lo * b_hi)
+    return small * _central_over_power(n)
+
+
+@lru_cache(maxsize=65536)
+def _scaled_gap_sq(n: int, k: int, e2: int) -> float:
+    """float(gap^2 (n-1)^e2) of the exact gap (the search's ratio; shared by statements with the same exponent)."""
+    g = _gap_search(n, k)
+    return float(g * g * Fraction(n - 1) ** e2)
+
+
 def _b2_hypotheses(case) -> list[str]:
     """Printed hypotheses of Lemma B.2 violated by a case: n odd (standing), 1 <= k < n, n >= 4k.
     The statement does not restrict the parity of k ("Fix some k")."""
@@ -485,8 +507,8 @@ def check_majority_gap(statement: GapBound, p, ctx) -> Verdict:
     if p["search_restarts"] > 0:
         def ratio(x):
             k, n = x
-            g = majority_gap(n, k)
-            return float(statement.const) / math.sqrt(float(g * g * Fraction(n - 1) ** int(2 * statement.exponent(k)))) if g > 0 else math.inf
+            g = _gap_search(n, k)
+            return float(statement.const) / math.sqrt(_scaled_gap_sq(n, k, int(2 * statement.exponent(k)))) if g > 0 else math.inf
 
         def clamp(k, n):
             k = min(max(k, 1), p["k_max"])

@@ -298,6 +298,24 @@ def _ub_worst(statement, rows: _Rows, k: int, sign: int):
     return float(margin[j]), j, float(rows.ef[(k, sign)][j]), float(log_ub[j])
 
 
+_WORST_CACHE: dict = {}
+
+
+def _memo_worst(kind: str, params: tuple, rows: _Rows, k: int, sign: int, compute):
+    """Memoise _lb_worst / _ub_worst within a process: their result depends on the statement only through
+    ``params`` (several statements share their LB or their UB), and ``rows`` are the cached rows of a family
+    (kept alive by the key's stored reference, so its id cannot be reused while the entry exists)."""
+    key = (kind, params, id(rows), k, sign)
+    hit = _WORST_CACHE.get(key)
+    if hit is not None and hit[0] is rows:
+        return hit[1]
+    if len(_WORST_CACHE) > 50_000:
+        _WORST_CACHE.clear()
+    out = compute()
+    _WORST_CACHE[key] = (rows, out)
+    return out
+
+
 def lemma_b9_bounds(statement: ErrorBounds, c, blocks: list[dict], k: int):
     """(LB, UB) of Lemma B.9 for the first k blocks as mpmath numbers (at the caller's precision).
 
@@ -547,7 +565,9 @@ def check_lemma_b9(statement: ErrorBounds, p, ctx) -> Verdict:
         tag = {"m": m} if d is None else {"m": m, "draw": d}
         for k in range(1, 6):
             for sign in signs:
-                margin, j, errf, log_ub = _ub_worst(statement, rows, k, sign)
+                margin, j, errf, log_ub = _memo_worst(
+                    "ub", (statement.ub_factor, statement.ub_scale), rows, k, sign,
+                    lambda: _ub_worst(statement, rows, k, sign))
                 case = {"part": f"{part} log(err/UB) <= 0", **tag, "k": k, "sign(prod v)": sign,
                         "v_1 (worst)": rows.v[0][j], "err": errf, "log UB": round(log_ub, 6)}
                 ev.add(case, margin, 0.0)
@@ -557,7 +577,9 @@ def check_lemma_b9(statement: ErrorBounds, p, ctx) -> Verdict:
         for k in range(1, 6):
             for sign in signs:
                 for c in cs:
-                    _, j, lhs, rhs = _lb_worst(statement, c, rows, k, sign)
+                    _, j, lhs, rhs = _memo_worst(
+                        "lb", (statement.lb_form, statement.lb_const, statement.lb_factor, statement.lb_scale, c), rows, k,
+                        sign, lambda: _lb_worst(statement, c, rows, k, sign))
                     ev.add({"part": f"{part} LB <= err", **tag, "k": k, "c": c if c is not None else "-",
                             "sign(prod v)": sign, "v_1 (worst)": rows.v[0][j]}, lhs, rhs, part="lower")
         if printed_run and d is None:
