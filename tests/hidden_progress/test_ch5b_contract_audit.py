@@ -1,5 +1,5 @@
 """Run-time half of the verdict contract for the modules audited by the ch5b second reader
-(mlp_first_step and the three modules split off it, mlp_sgd, recovery), which declare
+(mlp_first_step and the modules split off it, mlp_sgd, mlp_sgd_convex, recovery), which declare
 ``CONTRACT_AUDITED = True`` at module level:
 verify/test_claims.py runs these checks only for sources audited as a whole.
 
@@ -17,7 +17,7 @@ from verify.registry import Status, all_claims
 
 MODULES = ("verify.hidden_progress.mlp_first_step", "verify.hidden_progress.mlp_first_step_claim4",
            "verify.hidden_progress.mlp_first_step_claim5_loss", "verify.hidden_progress.mlp_first_step_lemma_b5",
-           "verify.hidden_progress.mlp_sgd", "verify.hidden_progress.recovery")
+           "verify.hidden_progress.mlp_sgd", "verify.hidden_progress.mlp_sgd_convex", "verify.hidden_progress.recovery")
 CLAIMS = [c for c in all_claims() if c.check.__module__ in MODULES and is_audited(c)]
 IDS = [c.id for c in CLAIMS]
 @pytest.mark.parametrize("c", CLAIMS, ids=IDS)
