@@ -303,6 +303,15 @@ def _off(k, d, t, H, li, h):  # pragma: no cover - compiled
 
 
 @register_jitable
+def _head_block(v, k, d, t, H, li, h):  # pragma: no cover - compiled
+    """Views of (layer li, head h)'s block of the flat vector v (theta or its gradient): (W (3, d, d) = WQ, WK,
+    WV; P (t, d), the relative-position rows)."""
+    o = _off(k, d, t, H, li, h)
+    dd = d * d
+    return v[o:o + 3 * dd].reshape((3, d, d)), v[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+
+
+@register_jitable
 def readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs):  # pragma: no cover - compiled
     """Softmax read-out of a transformer's last residual stream Z[L] (logits Z[L, s] R, R = theta[k d :
     k d + d k] as (d, k)): returns the summed next-token cross-entropy sum_s -log softmax(...)[x_{s+1}],
@@ -520,7 +529,6 @@ def attention_loss_grad_seq(theta, g, xs, k, d, t, L, H, norm, residual_first, w
     H)``."""
     Z, Qa, Ka, Va, A, T3, WT, dz, dzn, B3, dS, rows, probs = ws
     sq = math.sqrt(d)
-    dd = d * d
     emb = theta[:k * d].reshape((k, d))
     for s in range(t):
         z0, er = Z[0, s], emb[xs[s]]
@@ -533,8 +541,7 @@ def attention_loss_grad_seq(theta, g, xs, k, d, t, L, H, norm, residual_first, w
             for e in range(d):
                 zo[e] = zi[e]
         for h in range(H):
-            o = _off(k, d, t, H, li, h)
-            W, P = theta[o:o + 3 * dd].reshape((3, d, d)), theta[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+            W, P = _head_block(theta, k, d, t, H, li, h)
             _head_forward(Zin, Zout, W, P, Qa[li, h], Ka[li, h], Va[li, h], A[li, h], T3, rows[0], t, d, sq)
     loss = readout_loss_grad(theta, g, xs, k, d, t, L, norm, Z, dz, probs)
     for li in range(L - 1, -1, -1):
@@ -543,9 +550,8 @@ def attention_loss_grad_seq(theta, g, xs, k, d, t, L, H, norm, residual_first, w
             for c in range(d):
                 dns[c] = dzs[c]
         for h in range(H):
-            o = _off(k, d, t, H, li, h)
-            W, P = theta[o:o + 3 * dd].reshape((3, d, d)), theta[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
-            gW, gP = g[o:o + 3 * dd].reshape((3, d, d)), g[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+            W, P = _head_block(theta, k, d, t, H, li, h)
+            gW, gP = _head_block(g, k, d, t, H, li, h)
             _head_backward(Z[li], dz, dzn, W, P, gW, gP, Qa[li, h], Ka[li, h], Va[li, h], A[li, h], B3, T3, WT, dS, rows,
                            t, d, sq, residual_first)
         for s in range(t):

@@ -37,7 +37,7 @@ from numba import prange
 from numba.extending import register_jitable
 
 from ..rng import counter_u64, unit_double
-from ._induction_cpu import _categorical, _off, _stationary_into, adamw_step, attention_loss_grad_seq, tf_workspace
+from ._induction_cpu import _categorical, _head_block, _stationary_into, adamw_step, attention_loss_grad_seq, tf_workspace
 
 __all__ = ["batch_loss_grad_jit", "ngram_batch_jit", "train_runs"]
 
@@ -127,7 +127,6 @@ def mh_loss_grad_chunk(theta, g, xb, b0, nb, k, d, t, L, H, norm, residual_first
     Z, Qa, Ka, Va, A, dz, dzn, dq, dkk, dzv, dS, acc, gw, probs, vec = ws
     mx, tot, dot, lo = vec[0], vec[1], vec[2], vec[3]
     sq = math.sqrt(d)
-    dd = d * d
     ro = k * d
     for s in range(t):
         for b in range(nb):
@@ -143,8 +142,7 @@ def mh_loss_grad_chunk(theta, g, xb, b0, nb, k, d, t, L, H, norm, residual_first
                 for b in range(nb):
                     zo[b] = zi[b]
         for h in range(H):
-            o = _off(k, d, t, H, li, h)
-            W, P = theta[o:o + 3 * dd].reshape((3, d, d)), theta[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+            W, P = _head_block(theta, k, d, t, H, li, h)
             Qh, Kh, Vh, Ah = Qa[li, h], Ka[li, h], Va[li, h], A[li, h]
             WQ, WK, WV = W[0], W[1], W[2]
             for s in range(t):
@@ -254,8 +252,7 @@ def mh_loss_grad_chunk(theta, g, xb, b0, nb, k, d, t, L, H, norm, residual_first
                 for b in range(nb):
                     dst[b] = src[b]
         for h in range(H):
-            o = _off(k, d, t, H, li, h)
-            W, P = theta[o:o + 3 * dd].reshape((3, d, d)), theta[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+            W, P = _head_block(theta, k, d, t, H, li, h)
             WQ, WK, WV = W[0], W[1], W[2]
             Qh, Kh, Vh, Ah = Qa[li, h], Ka[li, h], Va[li, h], A[li, h]
             # dzv[j, e] = sum over i >= j of A[i, j] dz[i, e]
@@ -338,7 +335,7 @@ def mh_loss_grad_chunk(theta, g, xb, b0, nb, k, d, t, L, H, norm, residual_first
                         for b in range(nb):
                             dn[b] += r[b]
             # into g, sequence by sequence: the head's W block, then its positions (i ascending, j ascending)
-            gW, gP = g[o:o + 3 * dd].reshape((3, d, d)), g[o + 3 * dd:o + 3 * dd + t * d].reshape((t, d))
+            gW, gP = _head_block(g, k, d, t, H, li, h)
             for b in range(nb):
                 for m in range(3):
                     for c in range(d):
