@@ -195,3 +195,24 @@ def test_importing_verify_sets_openblas_idle_thread_timeout_unless_set():
     env["OPENBLAS_THREAD_TIMEOUT"] = "20"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
     assert out == ["20", "True"]
+
+
+def test_report_workers_fork_from_a_server_that_imported_every_claim_and_started_no_thread_pool():
+    """The report's workers fork from the forkserver (verify/_preload.py): it holds the whole registry, and
+    importing the claim modules launched no numba thread pool (a pool does not survive fork; a parallel
+    kernel compiled eagerly, with a signature, launches one when it loads from the cache)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from verify.parallel import worker_context
+    from verify.registry import all_claims
+
+    ctx = worker_context()
+    if ctx.get_start_method() != "forkserver":  # pragma: no cover - platforms without forkserver spawn workers
+        pytest.skip("no forkserver start method here")
+    probe = ("(len(__import__('verify.registry', fromlist=['x']).REGISTRY), "
+             "__import__('numba.np.ufunc.parallel', fromlist=['x'])._is_initialized, "
+             "'numba.cuda' in __import__('sys').modules)")
+    with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+        registered, pool_launched, cuda_imported = pool.submit(eval, probe).result()
+    assert registered == len(all_claims())
+    assert pool_launched is False and cuda_imported is False

@@ -11,6 +11,7 @@ on stderr.  ``--json`` prints machine-readable output (README.md, "Command line"
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -217,4 +218,6 @@ def _missing_dependency(exc: ModuleNotFoundError, argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    gc.freeze()  # exiting: spares the interpreter's final collections over every claim module (~0.6 s here)
+    sys.exit(status)

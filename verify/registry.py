@@ -233,6 +233,10 @@ def _big_rational_text(num: int, den: int) -> str:
     return f"{sign}{mant:.12f}e{exp10:+d} (exact rational, ~{digits}-digit denominator)"
 
 
+#: integers of at most this magnitude are JSON numbers; larger ones become text (``_num_text``)
+_EXACT_INT = 2**53
+
+
 def _num_text(v) -> Any:
     """JSON-friendly rendering of a number: Fractions as 'p/q' strings, floats as floats."""
     if isinstance(v, Fraction):
@@ -245,7 +249,7 @@ def _num_text(v) -> Any:
         return float(v)
     if isinstance(v, (np.bool_,)):
         return bool(v)
-    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 2**53:
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= _EXACT_INT:
         return str(v) if v.bit_length() <= 200 else _big_rational_text(v, 1)
     return v
 
@@ -709,7 +713,7 @@ def discover() -> dict[str, Claim]:
 
         for info in pkgutil.walk_packages(verify.__path__, prefix="verify."):
             leaf = info.name.rsplit(".", 1)[-1]
-            if leaf.startswith("test_") or leaf in ("__main__", "report", "conftest"):
+            if leaf.startswith("test_") or leaf in ("__main__", "report", "conftest", "_preload"):
                 continue
             importlib.import_module(info.name)
         _DISCOVERED = True
@@ -880,6 +884,13 @@ def verdict_from_json(d: Mapping[str, Any]) -> Verdict:
 
 def to_jsonable(obj):
     """Recursively convert numpy / Fraction / tuples / enums into JSON-serialisable values."""
+    t = type(obj)  # the plain JSON leaves first (most of a report): the same values as the general branches below
+    if t is str or t is bool or obj is None:
+        return obj
+    if t is float:
+        return obj if math.isfinite(obj) else str(obj)
+    if t is int and -_EXACT_INT < obj < _EXACT_INT:
+        return obj
     if isinstance(obj, dict):
         return {str(k): to_jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):

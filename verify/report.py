@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as _dt
+import gc
 import hashlib
 import json
 import os
@@ -59,7 +60,7 @@ from pathlib import Path
 
 
 from ._machine import machine_line
-from .parallel import WorkerDied, jobs_argument, run_claims, usable_cores
+from .parallel import WorkerDied, jobs_argument, run_claims, start_workers_early, usable_cores
 from .registry import TIERS, ClaimResult, Status, all_claims, get_claim, to_jsonable
 from .publish import ReportLocked, _worker_fault, pending_publishes, publish, publish_lock, recover
 from .report_render import (
@@ -670,6 +671,9 @@ def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
     results_path = out_path.parent / "report" / "results.json"
     reused: dict[str, ClaimResult] = {}
     reuse_env: dict = {}
+    if (args.scheduler is None and not args.rerender and (args.jobs or usable_cores()) > 1
+            and (args.only is None or len(args.only) > 1)):
+        start_workers_early()  # the workers' server imports the claim modules while this process discovers them
     try:
         if args.rerender:
             reused, reuse_env = _stored_results(results_path, args.tier, set())
@@ -724,4 +728,6 @@ def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    gc.freeze()  # exiting: spares the interpreter's final collections over every claim module (~0.6 s here)
+    sys.exit(status)

@@ -141,7 +141,10 @@ def parity_labels_packed(words, subset_words) -> np.ndarray:
 _SIG = "void(uint64[:, :, ::1], int64, int64, int64[:, ::1], int64[:, ::1])"
 
 
-@nb.njit(_SIG, parallel=True, cache=True)
+# compiled on first call, not eagerly: loading a parallel (parfors) function from the cache launches numba's
+# thread pool, and importing this module must not (verify/parallel.py forks report workers from a process that
+# imported every claim module; tests/test_parallel.py checks that discovery launches no thread pool)
+@nb.njit(parallel=True, cache=True)
 def _eliminate_par(A, n, pivot_cols, piv, cnt):  # pragma: no cover - compiled
     for b in prange(A.shape[0]):
         _eliminate_one(A[b], n, pivot_cols, piv[b], cnt[b])

@@ -285,7 +285,10 @@ def _transform_serial(a):  # pragma: no cover - compiled
     _depth_first(a, u64(0), size >> u64(plan[0]), plan, plan.shape[0] - 1)
 
 
-@nb.njit(["void(float64[::1], int64)", "void(int64[::1], int64)"], parallel=True, cache=True)
+# the parallel kernels compile on first call (float64 / int64 C-contiguous arrays, as wht_inplace_cpu passes),
+# not eagerly: loading a parallel (parfors) function from the cache launches numba's thread pool, and importing
+# this module must not (verify/parallel.py forks report workers from a process that imported every claim module)
+@nb.njit(parallel=True, cache=True)
 def _transform_parallel(a, min_chunks):  # pragma: no cover - compiled
     """Chunks (leaves and the levels below the chunk size) in parallel, at least min_chunks of them;
     then the higher levels, each in parallel over work items of _COLS columns."""
@@ -344,7 +347,7 @@ def _min_max_range(a, start, stop):  # pragma: no cover - compiled
     return mn, mx
 
 
-@nb.njit("UniTuple(int64, 2)(int64[::1])", parallel=True, cache=True)
+@nb.njit(parallel=True, cache=True)  # compiled on first call (see _transform_parallel)
 def _min_max_parallel(a):  # pragma: no cover - compiled
     size = u64(a.shape[0])
     nchunks = u64(64)
