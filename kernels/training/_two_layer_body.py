@@ -32,6 +32,9 @@ _MAX_N = 4096
 #: 2026-11-27 (one thread, float32, n = 30, B = 16 and 128, loops / gemm time): 0.7 at r = 16, 0.9 at r = 24,
 #: 0.65 at r = 32, 0.3-0.6 at r = 100 and 1000; at r <= 10 gemm is 1.3-3x faster than the loops
 LOOP_MIN_WIDTH = 24
+#: CPU body, loop path: the pair tables (``fill_pair``) are built when at least this many samples share W (forward)
+#: or rows of grad_W share a batch (backward); each table entry then replaces two products and an add for every one
+PAIR_TABLE_MIN = 8
 #: pseudo activation code of the PolyNet read-out f = prod_j (<w_j, x> + b_j) (no activation, no second layer)
 PRODUCT = -1
 
@@ -283,6 +286,65 @@ def _build(F, batched: bool):
             q += 1
 
     @register_jitable
+    def fill_pair(T, p, R0, R1, r):  # pragma: no cover - compiled
+        """T[4p + 2 [c0 < 0] + [c1 < 0], j] = c0 R0[j] + c1 R1[j] for the four sign pairs (c0, c1) in {1, -1}^2:
+        the first (p even) or second (p odd) half of one of add_combination's groups of four, for every sign
+        pattern of the coefficients, in F (the same products and sum as add_combination's)."""
+        for v in range(4):
+            c0 = -one if v & 2 else one
+            c1 = -one if v & 1 else one
+            Tv = T[4 * p + v]
+            for j in range(r):
+                Tv[j] = c0 * R0[j] + c1 * R1[j]
+
+    @register_jitable
+    def pair_row(c0, c1, p):  # pragma: no cover - compiled
+        """The row of T holding c0 R0 + c1 R1 for pair p (coefficients ±1; no branch: random signs would defeat
+        branch prediction)."""
+        return 4 * p + 2 * np.int64(c0 < zero) + np.int64(c1 < zero)
+
+    @register_jitable
+    def add_groups(out, coef, T, live, n_live, r):  # pragma: no cover - compiled
+        """add_combination's groups q = live[0], ..., live[n_live - 1] (in that order) with coefficients ±1:
+        out[j] += (c0 R0[j] + c1 R1[j]) + (c2 R2[j] + c3 R3[j]), the two halves read from the pair table T
+        (``fill_pair``), two groups per pass over out (out[j] = (out[j] + g_q[j]) + g_q'[j]: the same sums in
+        the same order, a quarter of the loads)."""
+        t = 0
+        while t + 2 <= n_live:
+            q0 = live[t]
+            q1 = live[t + 1]
+            A0 = T[pair_row(coef[4 * q0], coef[4 * q0 + 1], 2 * q0)]
+            B0 = T[pair_row(coef[4 * q0 + 2], coef[4 * q0 + 3], 2 * q0 + 1)]
+            A1 = T[pair_row(coef[4 * q1], coef[4 * q1 + 1], 2 * q1)]
+            B1 = T[pair_row(coef[4 * q1 + 2], coef[4 * q1 + 3], 2 * q1 + 1)]
+            for j in range(r):
+                out[j] = (out[j] + (A0[j] + B0[j])) + (A1[j] + B1[j])
+            t += 2
+        if t < n_live:
+            q0 = live[t]
+            A0 = T[pair_row(coef[4 * q0], coef[4 * q0 + 1], 2 * q0)]
+            B0 = T[pair_row(coef[4 * q0 + 2], coef[4 * q0 + 3], 2 * q0 + 1)]
+            for j in range(r):
+                out[j] = out[j] + (A0[j] + B0[j])
+
+    @register_jitable
+    def weight_pairs(theta, n, r, T, live):  # pragma: no cover - compiled
+        """The pair table of the rows of W (every group of four) and live = 0, 1, ..., n // 4 - 1."""
+        W = theta[: n * r].reshape((n, r))
+        for q in range(n // 4):
+            live[q] = q
+            fill_pair(T, 2 * q, W[4 * q], W[4 * q + 1], r)
+            fill_pair(T, 2 * q + 1, W[4 * q + 2], W[4 * q + 3], r)
+
+    @register_jitable
+    def is_zero_row(row, r):  # pragma: no cover - compiled
+        """Whether every entry of row[:r] is +0 or -0 (a NaN is not)."""
+        for j in range(r):
+            if row[j] != zero:
+                return False
+        return True
+
+    @register_jitable
     def activate_row(h, a, r, code, params, acc):  # pragma: no cover - compiled
         """a[j] = sigma(h[j]) for j < r (CPU body; any activation but ReLU and PRODUCT).  Polynomials go by
         Horner's rule with the loop over the coefficients outside the loop over the units, which then
@@ -319,8 +381,10 @@ def _build(F, batched: bool):
                 d[j] = g * u[j] * F(activation_slope(code, h[j], params))
 
     @register_jitable
-    def forward_rows(theta, X, H, A, fout, m, n, r, code, params):  # pragma: no cover - compiled
+    def forward_rows(theta, X, H, A, fout, m, n, r, code, params, T, live, tabled):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
+        ``tabled``: T, live hold W's pair table (``weight_pairs``), which then gives H's groups of four rows
+        (``add_groups``; the same sums).
 
         For r >= LOOP_MIN_WIDTH: loops over row views, four rows of W per pass over a row of H (a view
         indexed by a loop counter lets LLVM drop numba's negative-index wrap-around and vectorise the inner
@@ -355,12 +419,17 @@ def _build(F, batched: bool):
         W = theta[:ob].reshape((n, r))
         bvec = theta[ob:ou]
         uvec = theta[ou : ou + r]
+        G = n // 4
         for s in range(m):
             Hs = H[s]
             Xs = X[s]
             for j in range(r):
                 Hs[j] = zero
-            add_combination(Hs, Xs, W, n, r)
+            if tabled:  # the groups from the table, then the rows left over one at a time (as add_combination)
+                add_groups(Hs, Xs, T, live, G, r)
+                add_combination(Hs, Xs[4 * G :], W[4 * G :], n - 4 * G, r)
+            else:
+                add_combination(Hs, Xs, W, n, r)
             for j in range(r):
                 Hs[j] += bvec[j]
             As = A[s]
@@ -394,13 +463,16 @@ def _build(F, batched: bool):
 
     @register_jitable
     def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
-                         D, bound):  # pragma: no cover - compiled
+                         D, bound, T, live):  # pragma: no cover - compiled
         """Held-out / training-set accuracy in chunks of X.shape[0] rows (CPU body).  ``bound``: the caller
         only asks whether the accuracy is >= bound, so once a chunk leaves that impossible (every remaining
         sample a hit would still give less) the rest is skipped and that smaller value returned (pass -1.0 for
         the exact accuracy).  The chunks computed are those of the full pass, so nothing else changes."""
         per = np.uint64(n_words + 1)
         chunk = X.shape[0]
+        tabled = r >= LOOP_MIN_WIDTH and min(m, chunk) >= PAIR_TABLE_MIN
+        if tabled:  # W is fixed during the pass: one table for every chunk
+            weight_pairs(theta, n, r, T, live)
         hits = 0
         s0 = 0
         while s0 < m:
@@ -411,7 +483,7 @@ def _build(F, batched: bool):
                 if noisy:
                     y = flip(y, seed, key, base, n_words, noise)
                 YF[0, s] = y
-            forward_rows(theta, X, H, A, YF[1], c, n, r, code, params)
+            forward_rows(theta, X, H, A, YF[1], c, n, r, code, params, T, live, tabled)
             for s in range(c):
                 if YF[0, s] * YF[1, s] > zero:
                     hits += 1
@@ -422,7 +494,7 @@ def _build(F, batched: bool):
 
     @register_jitable
     def gradient_batched(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss,
-                         tb, tu, tc, xi, wk, X, YF, H, A, D):  # pragma: no cover - compiled
+                         tb, tu, tc, xi, wk, X, YF, H, A, D, T, live):  # pragma: no cover - compiled
         """grad = sum over the batch of step t of dl/dtheta (CPU body: grad_W = X^T D in vectorised loops); returns the
         summed loss."""
         per = np.uint64(n_words + 1)
@@ -431,7 +503,10 @@ def _build(F, batched: bool):
             skey, base = batch_sample(seed, key, b, train_size, per)
             y = flip(draw_row(seed, skey, base, n, support, n_words, X, b), seed, skey, base, n_words, noise)
             YF[0, b] = y
-        forward_rows(theta, X, H, A, YF[1], batch, n, r, code, params)
+        tabled = r >= LOOP_MIN_WIDTH and batch >= PAIR_TABLE_MIN
+        if tabled:
+            weight_pairs(theta, n, r, T, live)
+        forward_rows(theta, X, H, A, YF[1], batch, n, r, code, params, T, live, tabled)
         ob = n * r
         ou = ob + r
         tot = zero
@@ -468,10 +543,35 @@ def _build(F, batched: bool):
                     for j in range(r):
                         grad[ob + j] += D[s, j]
             return tot
-        # grad_W[i] = sum_s x_si D[s], four samples per pass over the row
+        # grad_W[i] = sum_s x_si D[s]: add_combination's groups of four samples, then the samples left over
         GW = grad[:ob].reshape((n, r))
-        for i in range(n):
-            add_combination(GW[i], X[:batch, i], D, batch, r)
+        if n >= PAIR_TABLE_MIN:
+            # the pair table of the rows of D, without the groups whose four rows are zero (+-0: samples with a zero
+            # loss slope): a group sum +-0 leaves out unchanged, as out starts at +0 and a sum that starts at +0
+            # is never -0 (round to nearest), so skipping them gives the same bits; likewise the rows left over
+            Gb = batch // 4
+            n_live = 0
+            for q in range(Gb):
+                if not (is_zero_row(D[4 * q], r) and is_zero_row(D[4 * q + 1], r) and is_zero_row(D[4 * q + 2], r)
+                        and is_zero_row(D[4 * q + 3], r)):
+                    live[n_live] = q
+                    n_live += 1
+                    fill_pair(T, 2 * q, D[4 * q], D[4 * q + 1], r)
+                    fill_pair(T, 2 * q + 1, D[4 * q + 2], D[4 * q + 3], r)
+            for s in range(4 * Gb, batch):  # live[Gb + (s - 4 Gb)]: whether leftover sample s has a non-zero row
+                live[s - 3 * Gb] = 0 if is_zero_row(D[s], r) else 1
+            for i in range(n):
+                out = GW[i]
+                add_groups(out, X[:batch, i], T, live, n_live, r)
+                for s in range(4 * Gb, batch):
+                    if live[s - 3 * Gb]:
+                        c = X[s, i]
+                        Ds = D[s]
+                        for j in range(r):
+                            out[j] += c * Ds[j]
+        else:
+            for i in range(n):
+                add_combination(GW[i], X[:batch, i], D, batch, r)
         if tu and code != PRODUCT:
             gu = grad[ou : ou + r]
             for s in range(batch):  # grad_u = sum_s g_s sigma(h_s)
@@ -489,13 +589,13 @@ def _build(F, batched: bool):
 
     @register_jitable
     def accuracy_per_sample(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
-                            D, bound):  # pragma: no cover - compiled
+                            D, bound, T, live):  # pragma: no cover - compiled
         """The exact accuracy (``bound`` is not used: the per-sample body keeps its single pass)."""
         return accuracy(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk)
 
     @register_jitable
     def gradient_per_sample(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss,
-                            tb, tu, tc, xi, wk, X, YF, H, A, D):  # pragma: no cover - compiled
+                            tb, tu, tc, xi, wk, X, YF, H, A, D, T, live):  # pragma: no cover - compiled
         """grad = sum over the batch of step t of dl/dtheta, one sample at a time (CUDA body); returns the
         summed loss."""
         per = np.uint64(n_words + 1)
@@ -519,6 +619,19 @@ def _build(F, batched: bool):
 
     acc_fn = accuracy_batched if batched else accuracy_per_sample
     grad_fn = gradient_batched if batched else gradient_per_sample
+
+    if batched:
+        @register_jitable
+        def pair_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
+            """(T, live) of the CPU body's pair tables: 8 max(n // 4, batch // 4) rows of r (none on the gemm
+            path) and the group indices (+ 4 flags of leftover samples)."""
+            rows = 8 * max(n // 4, batch // 4) if r >= LOOP_MIN_WIDTH else 0
+            return np.empty((rows, r), dtype=F), np.empty(max(n, batch) + 4, dtype=np.int64)
+    else:
+        @register_jitable
+        def pair_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
+            """The per-sample (CUDA) body has no pair tables: placeholders of the right kinds, never read."""
+            return D, xi
 
     @register_jitable
     def update(theta, grad, mom1, mom2, lo, hi, inv_b, step_size, wd, opt, beta1, beta2, corr2, eps):  # pragma: no cover
@@ -566,6 +679,7 @@ def _build(F, batched: bool):
         for p in range(P):
             mom1[p] = zero
             mom2[p] = zero
+        T, live = pair_scratch(n, r, batch, D, xi)
         b1t = 1.0
         b2t = 1.0
         t = start
@@ -579,10 +693,10 @@ def _build(F, batched: bool):
             # only whether it reaches target / 1: acc_fn's bound); skipping it changes no state of the run
             if rec_now or (eval_now and converged_at < 0):
                 acc_eval = acc_fn(theta, seed, EVAL_STEP, n_eval, n, r, code, params, support, n_words, False, 0.0, xi, wk,
-                                  X, YF, H, A, D, -1.0 if rec_now else target)
+                                  X, YF, H, A, D, -1.0 if rec_now else target, T, live)
             if train_size > 0 and (rec_now or (eval_now and fitted_at < 0)):
                 acc_train = acc_fn(theta, seed, TRAIN_STEP, train_size, n, r, code, params, support, n_words, True,
-                                   noise, xi, wk, X, YF, H, A, D, -1.0 if rec_now else 1.0)
+                                   noise, xi, wk, X, YF, H, A, D, -1.0 if rec_now else 1.0, T, live)
             if rec_now:
                 c = t // record_every
                 rec_loss[c] = last_loss
@@ -603,7 +717,7 @@ def _build(F, batched: bool):
                 break
             # ---- one step ----
             tot = grad_fn(theta, grad, seed, t, batch, train_size, n, r, code, params, support, n_words, noise, loss, tb,
-                          tu, tc, xi, wk, X, YF, H, A, D)
+                          tu, tc, xi, wk, X, YF, H, A, D, T, live)
             last_loss = tot / F(batch)
             if schedule == 0:
                 eta = lr
@@ -673,10 +787,12 @@ def _build(F, batched: bool):
         OUT[q, 2] = da
         OUT[q, 3] = done
 
-    return drive, prepare, forward, loss_and_slope, backward, finish_batch, load_sample, drive_columns
+    return (drive, prepare, forward, loss_and_slope, backward, finish_batch, load_sample, drive_columns, grad_fn,
+            pair_scratch)
 
 
-#: (dtype, batched) -> the body's functions (drive first); batched=True is the CPU body, False the CUDA one
+#: (dtype, batched) -> the body's functions (drive first; [8] the batch gradient, [9] the pair-table scratch: for
+#: tests); batched=True is the CPU body, False the CUDA one
 _BODIES = {(np.dtype(F), batched): _build(F, batched) for F in (np.float32, np.float64) for batched in (False, True)}
 
 

@@ -27,7 +27,7 @@ from kernels.training import n_params, parity_samples, train_polynet, train_two_
 from kernels.training.two_layer import _BODIES, EVAL_STEP, PRODUCT, _cpu_kernel
 
 F64 = np.dtype(np.float64)
-_, PREPARE, FORWARD, LOSS_SLOPE, BACKWARD, FINISH, LOAD, _ = _BODIES[(F64, False)]
+_, PREPARE, FORWARD, LOSS_SLOPE, BACKWARD, FINISH, LOAD = _BODIES[(F64, False)][:7]
 
 ACTIVATIONS = [
     Activation.relu(),
@@ -469,3 +469,53 @@ def test_single_threaded_blas_restores_the_thread_count():
         after = {i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"}
     assert inside == {1}
     assert after == {2}
+
+
+def _group_sums(coef: np.ndarray, rows: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """add_combination's order in numpy (elementwise IEEE operations in the rows' type, no FMA): out +=
+    ((c0 R0 + c1 R1) + (c2 R2 + c3 R3)) per group of four, then the rows left over one at a time."""
+    q = 0
+    while q + 4 <= len(coef):
+        out = out + ((coef[q] * rows[q] + coef[q + 1] * rows[q + 1]) + (coef[q + 2] * rows[q + 2] + coef[q + 3] * rows[q + 3]))
+        q += 4
+    for q in range(q, len(coef)):
+        out = out + coef[q] * rows[q]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_pair_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups(dtype):
+    """The CPU body's loop path reads H = X W and grad_W = X^T D's groups of four from pair tables, and leaves
+    out the groups of samples whose rows of D are all zero (hinge loss with margin >= 1): every bit equals
+    add_combination's sums (oracle: those sums in numpy).  Shapes with rows and samples left over (n = 30,
+    B = 34); outputs near the margin, so that some steps have zero groups, some mixed ones."""
+    body = _BODIES[(np.dtype(dtype), True)]
+    grad_fn, pair_scratch = body[8], body[9]
+    F = dtype
+
+    @nb.njit
+    def gradient(theta, grad, seed, t, batch, n, r, support, X, YF, H, A, D):
+        T, live = pair_scratch(n, r, batch, D, np.zeros(1, np.int64))
+        return grad_fn(theta, grad, seed, t, batch, 0, n, r, 1, np.zeros(0), support, 1, 0.0, 0, True, True, True,
+                       np.zeros(1, np.int64), np.zeros(1, F), X, YF, H, A, D, T, live)
+
+    n, r, B = 30, 40, 34
+    rng = np.random.default_rng(5)
+    theta = np.concatenate([rng.uniform(-0.3, 0.3, n * r), rng.uniform(-0.3, 0.3, r), rng.uniform(-0.02, 0.02, r),
+                            [1.02]]).astype(F)  # f = 1.02 + small: y f >= 1 for about half of the samples (k = 0: y = 1)
+    zero_groups = mixed_groups = 0
+    for t in range(12):
+        X, YF = np.zeros((B, n), F), np.zeros((2, B), F)
+        H, A, D = (np.zeros((B, r), F) for _ in range(3))
+        grad = np.zeros_like(theta)
+        gradient(theta, grad, np.uint64(7), t, B, n, r, np.zeros(0, np.int64), X, YF, H, A, D)
+        W, b = theta[: n * r].reshape(n, r), theta[n * r : n * r + r]
+        H_old = np.stack([_group_sums(X[s], W, np.zeros(r, F)) + b for s in range(B)])
+        GW_old = np.stack([_group_sums(X[:, i], D, np.zeros(r, F)) for i in range(n)])
+        assert H.tobytes() == H_old.astype(F).tobytes()
+        assert grad[: n * r].tobytes() == GW_old.astype(F).reshape(-1).tobytes()
+        zero = ~D.any(axis=1)
+        groups = zero[: 4 * (B // 4)].reshape(-1, 4)
+        zero_groups += int(groups.all(axis=1).sum())
+        mixed_groups += int((groups.any(axis=1) & ~groups.all(axis=1)).sum())
+    assert zero_groups >= 3 and mixed_groups >= 3  # both kinds were exercised
