@@ -483,22 +483,24 @@ def _group_sums(coef: np.ndarray, rows: np.ndarray, out: np.ndarray) -> np.ndarr
     return out
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_pair_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups(dtype):
+_GRAD32, _PAIR_SCRATCH32 = _BODIES[(np.dtype(np.float32), True)][8:10]
+
+
+@nb.njit(cache=True)
+def _gradient32(theta, grad, seed, t, batch, n, r, support, X, YF, H, A, D):  # pragma: no cover - compiled
+    """The CPU body's batch gradient (float32, ReLU, hinge loss, online data), leaving X, H, D in place."""
+    T, live = _PAIR_SCRATCH32(n, r, batch, D, np.zeros(1, np.int64))
+    return _GRAD32(theta, grad, seed, t, batch, 0, n, r, 1, np.zeros(0), support, 1, 0.0, 0, True, True, True,
+                   np.zeros(1, np.int64), np.zeros(1, np.float32), X, YF, H, A, D, T, live)
+
+
+def test_pair_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups():
     """The CPU body's loop path reads H = X W and grad_W = X^T D's groups of four from pair tables, and leaves
     out the groups of samples whose rows of D are all zero (hinge loss with margin >= 1): every bit equals
-    add_combination's sums (oracle: those sums in numpy).  Shapes with rows and samples left over (n = 30,
-    B = 34); outputs near the margin, so that some steps have zero groups, some mixed ones."""
-    body = _BODIES[(np.dtype(dtype), True)]
-    grad_fn, pair_scratch = body[8], body[9]
-    F = dtype
-
-    @nb.njit
-    def gradient(theta, grad, seed, t, batch, n, r, support, X, YF, H, A, D):
-        T, live = pair_scratch(n, r, batch, D, np.zeros(1, np.int64))
-        return grad_fn(theta, grad, seed, t, batch, 0, n, r, 1, np.zeros(0), support, 1, 0.0, 0, True, True, True,
-                       np.zeros(1, np.int64), np.zeros(1, F), X, YF, H, A, D, T, live)
-
+    add_combination's sums (oracle: those sums in numpy, float32; the body's code is the same for float64).
+    Shapes with rows and samples left over (n = 30, B = 34); outputs near the margin, so that some steps have
+    zero groups, some mixed ones."""
+    F = np.float32
     n, r, B = 30, 40, 34
     rng = np.random.default_rng(5)
     theta = np.concatenate([rng.uniform(-0.3, 0.3, n * r), rng.uniform(-0.3, 0.3, r), rng.uniform(-0.02, 0.02, r),
@@ -508,7 +510,7 @@ def test_pair_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups(d
         X, YF = np.zeros((B, n), F), np.zeros((2, B), F)
         H, A, D = (np.zeros((B, r), F) for _ in range(3))
         grad = np.zeros_like(theta)
-        gradient(theta, grad, np.uint64(7), t, B, n, r, np.zeros(0, np.int64), X, YF, H, A, D)
+        _gradient32(theta, grad, np.uint64(7), t, B, n, r, np.zeros(0, np.int64), X, YF, H, A, D)
         W, b = theta[: n * r].reshape(n, r), theta[n * r : n * r + r]
         H_old = np.stack([_group_sums(X[s], W, np.zeros(r, F)) + b for s in range(B)])
         GW_old = np.stack([_group_sums(X[:, i], D, np.zeros(r, F)) for i in range(n)])
