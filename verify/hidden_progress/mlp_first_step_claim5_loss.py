@@ -590,11 +590,17 @@ def _loss_upper_corners(sup: _Support, neurons: list[Neuron], us, eta_tau: float
     for corner in corners:
         E = eta_tau * (corner[:, :k] @ X.T + corner[:, k:k + 1])  # (r, 2^k); the dot products are exact integers
         central = [0.0] * len(us)
+        # patterns with the same t, the same label and the same column of E (every pattern of a given sum s when the
+        # corner is constant along each row: corners 1-4) have the same features and the same loss terms: each is
+        # computed once and added at every such pattern, in the pattern order (the same floats, the same sums)
+        terms: dict = {}
         for j, (t, y) in enumerate(ts):
-            act = _relu(by_t[t] + E[:, j])
-            for i, u in enumerate(us):
-                loss = np.maximum(1 - y * (act @ u), 0.0)
-                central[i] += float((sup.pmf * loss).sum()) / 2**k
+            key = (t, y, E[:, j].tobytes())
+            if key not in terms:
+                act = _relu(by_t[t] + E[:, j])
+                terms[key] = [float((sup.pmf * np.maximum(1 - y * (act @ u), 0.0)).sum()) / 2**k for u in us]
+            for i, v in enumerate(terms[key]):
+                central[i] += v
         out.append([c + sup.tail * (1 + np.abs(u).sum() * fmax) for c, u in zip(central, us)])
     return out
 
