@@ -225,20 +225,6 @@ def test_loss_upper_corners_bit_identical_to_one_call_per_corner(n, k):
                 assert v == C5._loss_upper(sup, neurons, u, eta_tau, c)
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (7, 3), (200, 13)])
-def test_cover_monte_carlo_u_draw_is_choice_stream(shape):
-    """_cover_monte_carlo advances the generator past u with rng.integers(0, 2): the same values' draw and the same
-    state afterwards as rng.choice(np.array([-1, 1]), ...) (also from a half-used 32-bit buffer)."""
-    for pre in (0, 1, 2, 5):
-        r1, r2 = np.random.default_rng(11), np.random.default_rng(11)
-        r1.integers(0, 5, size=pre)
-        r2.integers(0, 5, size=pre)
-        a = r1.choice(np.array([-1, 1]), size=shape)
-        b = r2.integers(0, 2, size=shape)
-        assert np.array_equal(a, np.array([-1, 1])[b])
-        assert r1.bit_generator.state == r2.bit_generator.state
-
-
 def test_binned_lp_data_is_shared_by_key():
     sup = C5._Support(4, 1001)
     F = sup.features(C5._corrected_neurons(4))

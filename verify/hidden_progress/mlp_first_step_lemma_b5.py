@@ -110,9 +110,7 @@ def _cover_monte_carlo(k: int, r: int, trials: int, rng: np.random.Generator) ->
         t = min(chunk, trials - done)
         # w_[k] as k random bits (bit j set <=> w_j = -1), u = +-1, b on the grid; sign xi_{k-1} = +1 wlog
         w = rng.integers(0, 1 << k, size=(t, pairs))
-        # u: drawn (the stream's order), but goodness does not need it; rng.integers(0, 2) is the draw that
-        # rng.choice(np.array([-1, 1]), ...) makes (the same generator state after it; tests pin this), ~10x cheaper
-        rng.integers(0, 2, size=(t, pairs))
+        rng.choice(np.array([-1, 1]), size=(t, pairs))  # u: drawn (the stream's order), but goodness does not need it
         bidx = rng.integers(1, 2 * k, size=(t, pairs))  # b = bidx/k - 1
         # member i good (w_[k] = u (1, ..., 1): pattern 0 or full, by the sign of u) or its partner (u negated)
         # good: for either sign of u, exactly the pairs with w_[k] constant, i.e. pattern 0 or full
