@@ -184,3 +184,54 @@ def test_binned_lp_lower_bound_is_below_every_loss(nk, seed):
     for _ in range(20):
         u = rng.uniform(-U, U, size=len(neurons))
         assert lb <= C5._loss_upper(sup, neurons, u) + 1e-12
+
+
+def _loss_upper_corner_ref(sup, neurons, u, eta_tau, corner):
+    """The corner upper bound of Lemma B.4's check as first written: one readout, one corner, every pattern
+    formed on its own (the oracle of _loss_upper_corners' shared features and shared loss terms)."""
+    k = sup.k
+    u = np.asarray(u, dtype=np.float64)
+    X = np.array(list(itertools.product([-1, 1], repeat=k)), dtype=np.float64)
+    central = 0.0
+    D = np.array([float(d) for d, _ in neurons])
+    Bv = np.array([float(b) for _, b in neurons])
+    shifted = (sup.a + eta_tau) * sup.R
+    E = eta_tau * (corner[:, :k] @ X.T + corner[:, k:k + 1])
+    for j, x in enumerate(X):
+        t = x.sum() / (2 * k)
+        y = float(np.prod(x))
+        pre = (D * (t + shifted)[:, None] + Bv) + E[:, j]
+        loss = np.maximum(1 - y * (np.maximum(pre, 0.0) @ u), 0.0)
+        central += float((sup.pmf * loss).sum()) / 2**k
+    fmax = 0.5 + k * eta_tau + (sup.a + eta_tau) * sup.m + max(abs(float(b)) for _, b in neurons) + eta_tau
+    return central + sup.tail * (1 + np.abs(u).sum() * fmax)
+
+
+@pytest.mark.parametrize("n, k", [(51, 2), (1001, 4)])
+def test_loss_upper_corners_bit_identical_to_one_call_per_corner(n, k):
+    sup = C5._Support(k, n)
+    rng = np.random.default_rng(7)
+    for neurons in (C5._corrected_neurons(k), C5._aligned(k, 1)):
+        r = len(neurons)
+        usign = np.where(rng.random(r) < 0.5, -1.0, 1.0)
+        corners = [np.ones((r, k + 1)), -np.ones((r, k + 1)), np.repeat(usign[:, None], k + 1, axis=1),
+                   rng.choice(np.array([-1.0, 1.0]), size=(r, k + 1))]
+        us = [rng.uniform(-8 * k, 8 * k, size=r), rng.uniform(-1, 1, size=r)]
+        eta_tau = 1e-3
+        got = C5._loss_upper_corners(sup, neurons, us, eta_tau, corners)
+        for c, row in zip(corners, got):
+            for u, v in zip(us, row):
+                assert v == _loss_upper_corner_ref(sup, neurons, u, eta_tau, c)
+                assert v == C5._loss_upper(sup, neurons, u, eta_tau, c)
+
+
+def test_binned_lp_data_is_shared_by_key():
+    sup = C5._Support(4, 1001)
+    F = sup.features(C5._corrected_neurons(4))
+    fresh = C5._binned_lp_lower_bound(sup, F, 32.0, nbins=7)
+    key = ("test-binned-key", 4, 1001)
+    a = C5._binned_lp_lower_bound(sup, F, 32.0, nbins=7, key=key)
+    b = C5._binned_lp_lower_bound(sup, F, 16.0, nbins=7, key=key)
+    assert a[0] == fresh[0] and a[1] == fresh[1] and np.array_equal(a[2], fresh[2])
+    assert b[0] == C5._binned_lp_lower_bound(sup, F, 16.0, nbins=7)[0]
+    assert (key, 7) in C5._B4_BINNED

@@ -484,18 +484,18 @@ class _Support:
         return np.stack([_relu(d * z + float(b)) for d, b in neurons], axis=-1)
 
 
-def _binned_lp_lower_bound(sup: _Support, F: np.ndarray, U: float | None, nbins: int = 400):
-    """Certified lower bound on min_{||u||_inf <= U} E[hinge] (and the LP values).
+#: the binned LP's data by the caller's key (what the support and features depend on) and nbins: the readout
+#: bound U enters only the LP's box, so the statements with another U share one binning (the same arrays)
+_B4_BINNED: dict = {}
 
-    Within each bin of consecutive R values the hinge loss, convex in the feature vector, is bounded
-    below by its value at the bin's conditional mean (Jensen); points outside the central range are
-    dropped (hinge >= 0).  The binned LP min sum_j w_j xi_j, xi_j >= 1 - y_j F_j . u, xi >= 0 is
-    solved by HiGHS and its duals lambda (clipped to [0, w]) give the weak-duality bound
-    sum lambda - U ||sum_j lambda_j y_j F_j||_1, valid for every u in the box.
-    """
-    from scipy.optimize import linprog
+
+def _binned_lp_data(sup: _Support, F: np.ndarray, nbins: int, key=None):
+    """(Fb, wb, yb, A) of :func:`_binned_lp_lower_bound`: bin features, bin weights, labels, constraint matrix;
+    remembered under ``(key, nbins)`` when ``key`` (which must determine sup and F) is given."""
     from scipy.sparse import csr_matrix, hstack, identity
 
+    if key is not None and (key, nbins) in _B4_BINNED:
+        return _B4_BINNED[(key, nbins)]
     L = len(sup.R)
     edges = np.unique(np.linspace(0, L, min(nbins, L) + 1).astype(int))
     Fb, wb, yb = [], [], []
@@ -509,11 +509,32 @@ def _binned_lp_lower_bound(sup: _Support, F: np.ndarray, U: float | None, nbins:
             wb.append(sup.ps[si] * w)
             yb.append(sup.y[si])
     Fb, wb, yb = np.array(Fb), np.array(wb), np.array(yb)
+    A = hstack([csr_matrix(-(yb[:, None] * Fb)), -identity(len(Fb))]).tocsr()
+    for arr in (Fb, wb, yb):
+        arr.setflags(write=False)
+    if key is not None:
+        if len(_B4_BINNED) >= 16:
+            _B4_BINNED.pop(next(iter(_B4_BINNED)))
+        _B4_BINNED[(key, nbins)] = (Fb, wb, yb, A)
+    return Fb, wb, yb, A
+
+
+def _binned_lp_lower_bound(sup: _Support, F: np.ndarray, U: float | None, nbins: int = 400, key=None):
+    """Certified lower bound on min_{||u||_inf <= U} E[hinge] (and the LP values).
+
+    Within each bin of consecutive R values the hinge loss, convex in the feature vector, is bounded
+    below by its value at the bin's conditional mean (Jensen); points outside the central range are
+    dropped (hinge >= 0).  The binned LP min sum_j w_j xi_j, xi_j >= 1 - y_j F_j . u, xi >= 0 is
+    solved by HiGHS and its duals lambda (clipped to [0, w]) give the weak-duality bound
+    sum lambda - U ||sum_j lambda_j y_j F_j||_1, valid for every u in the box.
+    """
+    from scipy.optimize import linprog
+
+    Fb, wb, yb, A = _binned_lp_data(sup, F, nbins, key)
     N, r = Fb.shape
     c = np.concatenate([np.zeros(r), wb])
-    A = hstack([csr_matrix(-(yb[:, None] * Fb)), -identity(N)]).tocsr()
     bounds = [(-U, U) if U is not None else (None, None)] * r + [(0, None)] * N
-    res = linprog(c, A_ub=A, b_ub=-np.ones(N), bounds=bounds, method="highs")
+    res = linprog(c, A_ub=A.copy(), b_ub=-np.ones(N), bounds=bounds, method="highs")
     if res.status != 0:
         raise RuntimeError(f"HiGHS failed on the binned hinge LP: {res.message}")
     lam = np.clip(-res.ineqlin.marginals, 0.0, wb)
@@ -540,26 +561,48 @@ def _loss_upper(sup: _Support, neurons: list[Neuron], u: np.ndarray, eta_tau: fl
         central = float((sup.ps[:, None] * sup.pmf[None, :] * loss).sum())
         fmax = 0.5 + sup.a * sup.m + max(abs(float(b)) for _, b in neurons)
     else:
-        X = np.array(list(itertools.product([-1, 1], repeat=k)), dtype=np.float64)
-        central = 0.0
-        # pre-activation of neuron i at pattern x: (d_i (t + (a + eta tau) R) + b_i) + eta tau (corner_i . (x, 1)),
-        # all neurons at once (the same float operations, in the same order, for every entry); the first term
-        # depends on x through t = sum(x)/(2k) only, so it is formed once per value of t
-        D = np.array([float(d) for d, _ in neurons])
-        Bv = np.array([float(b) for _, b in neurons])
-        shifted = (sup.a + eta_tau) * sup.R
-        E = eta_tau * (corner[:, :k] @ X.T + corner[:, k:k + 1])  # (r, 2^k); the dot products are exact integers
-        by_t: dict = {}
-        for j, x in enumerate(X):
-            t = x.sum() / (2 * k)
-            y = float(np.prod(x))
-            if t not in by_t:
-                by_t[t] = D * (t + shifted)[:, None] + Bv
-            pre = by_t[t] + E[:, j]
-            loss = np.maximum(1 - y * (_relu(pre) @ u), 0.0)
-            central += float((sup.pmf * loss).sum()) / 2**k
-        fmax = 0.5 + k * eta_tau + (sup.a + eta_tau) * sup.m + max(abs(float(b)) for _, b in neurons) + eta_tau
+        return _loss_upper_corners(sup, neurons, [u], eta_tau, [corner])[0][0]
     return central + sup.tail * (1 + np.abs(u).sum() * fmax)
+
+
+def _loss_upper_corners(sup: _Support, neurons: list[Neuron], us, eta_tau: float, corners) -> list[list[float]]:
+    """:func:`_loss_upper` at each corner (rows) for each readout of ``us`` (columns): the features of a
+    corner are formed once and shared by the readouts (the same float operations, in the same order, as one
+    call per readout and corner)."""
+    k = sup.k
+    us = [np.asarray(u, dtype=np.float64) for u in us]
+    X = np.array(list(itertools.product([-1, 1], repeat=k)), dtype=np.float64)
+    # pre-activation of neuron i at pattern x: (d_i (t + (a + eta tau) R) + b_i) + eta tau (corner_i . (x, 1)),
+    # all neurons at once (the same float operations, in the same order, for every entry); the first term
+    # depends on x through t = sum(x)/(2k) only, so it is formed once per value of t (for every corner)
+    D = np.array([float(d) for d, _ in neurons])
+    Bv = np.array([float(b) for _, b in neurons])
+    shifted = (sup.a + eta_tau) * sup.R
+    by_t: dict = {}
+    ts = []
+    for x in X:
+        t = x.sum() / (2 * k)
+        ts.append((t, float(np.prod(x))))
+        if t not in by_t:
+            by_t[t] = D * (t + shifted)[:, None] + Bv
+    fmax = 0.5 + k * eta_tau + (sup.a + eta_tau) * sup.m + max(abs(float(b)) for _, b in neurons) + eta_tau
+    out = []
+    for corner in corners:
+        E = eta_tau * (corner[:, :k] @ X.T + corner[:, k:k + 1])  # (r, 2^k); the dot products are exact integers
+        central = [0.0] * len(us)
+        # patterns with the same t, the same label and the same column of E (every pattern of a given sum s when the
+        # corner is constant along each row: corners 1-4) have the same features and the same loss terms: each is
+        # computed once and added at every such pattern, in the pattern order (the same floats, the same sums)
+        terms: dict = {}
+        for j, (t, y) in enumerate(ts):
+            key = (t, y, E[:, j].tobytes())
+            if key not in terms:
+                act = _relu(by_t[t] + E[:, j])
+                terms[key] = [float((sup.pmf * np.maximum(1 - y * (act @ u), 0.0)).sum()) / 2**k for u in us]
+            for i, v in enumerate(terms[key]):
+                central[i] += v
+        out.append([c + sup.tail * (1 + np.abs(u).sum() * fmax) for c, u in zip(central, us)])
+    return out
 
 
 @claim(
@@ -750,10 +793,10 @@ def check_lemma_b4(statement: LemmaB4Statement, p, ctx) -> Verdict:
                 _B4_SUPPORT[nkey] = (sup, sup.features(neurons))
             sup, F = _B4_SUPPORT[nkey]
             if (nkey, U) not in _B4_LP:
-                _B4_LP[(nkey, U)] = _binned_lp_lower_bound(sup, F, U)
+                _B4_LP[(nkey, U)] = _binned_lp_lower_bound(sup, F, U, key=nkey)
             # the unconstrained LP is reported in the details only: skipped at the quick tier
             if ctx.tier != "quick" and (nkey, None) not in _B4_LP:
-                _B4_LP[(nkey, None)] = _binned_lp_lower_bound(sup, F, None)
+                _B4_LP[(nkey, None)] = _binned_lp_lower_bound(sup, F, None, key=nkey)
             lb, lp_val, u_lp = _B4_LP[(nkey, U)]
             lp_free = _B4_LP[(nkey, None)][1] if ctx.tier != "quick" else "not run at the quick tier"
             eta_tau = statement.eta_tau(k, eps, n)
@@ -770,7 +813,7 @@ def check_lemma_b4(statement: LemmaB4Statement, p, ctx) -> Verdict:
                 ukey = (nkey, U, eta_tau, tuple(tuple(map(float, u)) for u in cands), tuple(c.tobytes() for c in corners))
                 if ukey not in _B4_UPPER:
                     _B4_UPPER[ukey] = (min(_loss_upper(sup, neurons, u, F=F) for u in cands),
-                                       max(min(_loss_upper(sup, neurons, u, eta_tau, c) for u in cands) for c in corners))
+                                       max(min(row) for row in _loss_upper_corners(sup, neurons, cands, eta_tau, corners)))
                 ub0, ubc = _B4_UPPER[ukey]
                 ub = max(ub0, ubc)
                 row.update({"upper bound, tau = 0": ub0, "upper bound, worst corner at tau_max": ubc})
