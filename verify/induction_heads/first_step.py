@@ -657,6 +657,31 @@ def _printed_E28(a: Fraction, b: Fraction, t: int, j: int) -> Fraction:
             + 2 * lam * (a - 1) * (b - 1) / (lam - 1) ** 3 * ((lam - lam ** (t - j + 2)) / (1 - lam) - t + j - 1)) / t
 
 
+_E28_CACHE: dict = {}
+
+
+def _e28_cases(ctx, points: int, t_max: int) -> tuple:
+    """(a, b, t, j, printed (E.28) / t, sum_{ml} T_{j,m,l}(P)) in exact Fractions for the points drawn from the stream
+    ctx.rng("points"), in the check's order.  Neither side depends on the statement tested (the stream is a
+    statement-independent Context stream), so the cases are computed once and shared by the printed statement and
+    the mutants (the same exact Fractions)."""
+    key = (ctx.claim_id, ctx.seed("points"), points, t_max)
+    if key not in _E28_CACHE:
+        rng = ctx.rng("points")
+        out = []
+        for _ in range(points):
+            a, b = _rational_ab(rng)
+            while a + b == 1:
+                a, b = _rational_ab(rng)
+            P, pi = _k2(a, b)
+            for t in range(1, t_max + 1):
+                G = t_tensor(P, t, pi).sum((1, 2))
+                for j in range(1, t + 1):
+                    out.append((a, b, t, j, _printed_E28(a, b, t, j), G[j - 1]))
+        _E28_CACHE[key] = tuple(out)
+    return _E28_CACHE[key]
+
+
 @claim(
     id="thesis_ch8.eq_E26_E29_v_update",
     source=SOURCE,
@@ -723,16 +748,8 @@ def check_v_update(statement: VUpdate, p, ctx) -> Verdict:
     remainder is a function of (t, j) only).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
-    rng = ctx.rng("points")
-    for i in range(p["points"]):
-        a, b = _rational_ab(rng)
-        while a + b == 1:
-            a, b = _rational_ab(rng)
-        P, pi = _k2(a, b)
-        for t in range(1, p["t_max"] + 1):
-            G = t_tensor(P, t, pi).sum((1, 2))
-            for j in range(1, t + 1):
-                ev.add({"a": a, "b": b, "t": t, "j": j, "part": "(E.28) = K1"}, _printed_E28(a, b, t, j), G[j - 1], relation="eq")
+    for a, b, t, j, lhs, rhs in _e28_cases(ctx, p["points"], p["t_max"]):
+        ev.add({"a": a, "b": b, "t": t, "j": j, "part": "(E.28) = K1"}, lhs, rhs, relation="eq")
     Dx = k2_expect_exact(((A_ - 1) ** 2 + (B_ - 1) ** 2) / (LAM - 1) ** 2) - HALF
     ev.add({"part": "D symbolic"}, sp.simplify(sp.expand_log(Dx - statement.D, force=True)) == 0, relation="true")
     Df = float(statement.D)
