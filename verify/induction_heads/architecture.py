@@ -237,6 +237,12 @@ def _p82_hard_forward(s: tuple, k: int, offset: int):
     return transformer_forward(np.array([s]), k, L, R, hard=True)[0]
 
 
+@functools.lru_cache(maxsize=256)
+def _p82_hard_limit(s: tuple, k: int, x0_convention: bool, normalise: bool) -> tuple:
+    """bigram_limit of one sequence of part (b) under the given conventions, as a tuple of tuples of Fractions."""
+    return tuple(tuple(row) for row in bigram_limit(list(s), k, x0_convention=x0_convention, normalise=normalise))
+
+
 _P82_FOOTNOTE: dict = {}
 
 
@@ -381,7 +387,7 @@ def check_proposition_8_2(statement: BigramConstruction, p, ctx) -> Verdict:
     for s in seqs:
         k = max(3, max(s) + 1)
         out = _p82_hard_forward(tuple(s), k, statement.offset)
-        lim = bigram_limit(s, k, x0_convention=statement.x0_convention, normalise=statement.normalise)
+        lim = _p82_hard_limit(tuple(s), k, statement.x0_convention, statement.normalise)
         bad = [(i, j) for i in range(len(s)) for j in range(k) if out[i, j] != lim[i][j]]
         i, j = bad[0] if bad else (len(s) - 1, 0)
         ev.add({"sequence": str(s), "position": i + 1, "state": j, "part": "(b) hard attention = limit (exact)"}, out[i, j], lim[i][j],

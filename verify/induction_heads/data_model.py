@@ -601,38 +601,51 @@ _MC_CACHE: dict = {}
 
 def _mc_strategy_losses(ctx, tag: str, k: int, t: int, n: int, prior: str = "dirichlet", add_one: bool = True) -> dict:
     """mc_strategy_losses on the stream ctx.rng(tag), cached: the stream does not depend on the statement tested
-    (Context.seed), so the printed statement and the mutants with the same (k, t, n, prior, add_one) read the same
-    chains; a cache hit returns the values a recomputation would give."""
-    key = (ctx.claim_id, ctx.seed(tag), k, t, n, prior, add_one)
+    (Context.seed), so the printed statement and the mutants with the same (k, t, n, prior) read the same chains;
+    the add-one and the MLE unigram rule are scored on those chains in one pass (``_mc_losses``), and a cache hit
+    returns the values a recomputation would give."""
+    key = (ctx.claim_id, ctx.seed(tag), k, t, n, prior)
     if key not in _MC_CACHE:
-        _MC_CACHE[key] = mc_strategy_losses(ctx.rng(tag), k, t, n, prior=prior, add_one=add_one)
-    return dict(_MC_CACHE[key])
+        both = _mc_losses(ctx.rng(tag), k, t, n, prior, (True, False))
+        _MC_CACHE[key] = dict(zip((True, False), both))
+    return dict(_MC_CACHE[key][add_one])
 
 
 def mc_strategy_losses(rng, k: int, t: int, n: int, prior: str = "dirichlet", add_one: bool = True) -> dict[str, tuple[float, float]]:
     """Monte Carlo (mean, s.e.) of the last-token KL of the four strategies; chunks of 20000 chains."""
-    acc: dict[str, list] = {s: [] for s in ("uniform", "unigram", "bigram", "stationary")}
+    return _mc_losses(rng, k, t, n, prior, (add_one,))[0]
+
+
+def _mc_losses(rng, k: int, t: int, n: int, prior: str, variants: tuple) -> tuple:
+    """mc_strategy_losses for each add_one in ``variants`` on the same chains (the draws do not depend on add_one,
+    which only changes the unigram rule's predictions): one dict per variant, each the values of a separate call."""
+    accs = {a: {s: [] for s in ("uniform", "unigram", "bigram", "stationary")} for a in variants}
     done = 0
     while done < n:
         m = min(20_000, n - done)
         P = sample_transition_matrices(rng, k, m, prior=prior)
         x = sample_chains(rng, P, t)
         row = P[np.arange(m), x[:, -1]]
-        for s, bucket in acc.items():
-            q = strategy_predictions(x, k, s, P)
-            if s == "unigram" and not add_one:
-                q = q * (t + k) - 1.0
-                q = q / q.sum(1, keepdims=True)
-            bucket.append(last_token_kl(row, q))
+        for s in ("uniform", "unigram", "bigram", "stationary"):
+            q0 = strategy_predictions(x, k, s, P)
+            for a in variants:
+                q = q0
+                if s == "unigram" and not a:
+                    q = q * (t + k) - 1.0
+                    q = q / q.sum(1, keepdims=True)
+                accs[a][s].append(last_token_kl(row, q))
         done += m
-    out = {}
-    for s, v in acc.items():
-        v = np.concatenate(v)
-        if not np.isfinite(v).all():  # an unseen state under a rule without smoothing: infinite KL
-            out[s] = (math.inf, 0.0)
-            continue
-        out[s] = (float(v.mean()), float(v.std(ddof=1) / math.sqrt(len(v))))
-    return out
+    results = []
+    for a in variants:
+        out = {}
+        for s, v in accs[a].items():
+            v = np.concatenate(v)
+            if not np.isfinite(v).all():  # an unseen state under a rule without smoothing: infinite KL
+                out[s] = (math.inf, 0.0)
+                continue
+            out[s] = (float(v.mean()), float(v.std(ddof=1) / math.sqrt(len(v))))
+        results.append(out)
+    return tuple(results)
 
 
 @claim(

@@ -192,14 +192,24 @@ def _closed_power(a, b, n, f: PowerFormula):
 # the same expressions, hence the same booleans).
 @functools.lru_cache(maxsize=None)
 def _e15_induction(lam_shift: int, lam_exp_shift: int) -> tuple[bool, bool]:
-    """(the closed form at n = 0 is I, P * form(n) = form(n + 1)), symbolically in a, b and n."""
+    """(the closed form at n = 0 is I, P * form(n) = form(n + 1)), symbolically in a, b and n.
+
+    The form depends on n only through lambda^n, so n is carried by a symbol L = lambda^n (then
+    lambda^(n + 1) = lambda L): every entry is a rational function of (a, b, L), and sympy.cancel brings it
+    to lowest terms, p/q with p = 0 exactly when the function is zero (an exact zero test)."""
     a, b = A_, B_
-    n = sp.Symbol("n", integer=True, nonnegative=True)
-    F = sp.Matrix(_closed_power(a, b, n, PowerFormula(lam_shift=lam_shift, lam_exp_shift=lam_exp_shift)))
+    L = sp.Symbol("L", positive=True)
+    lam = a + b + lam_shift
+    d = a + b - 2
+
+    def form(ln):  # _closed_power with lambda^(n + lam_exp_shift) = ln
+        return sp.Matrix([[((a - 1) * ln + b - 1) / d, ((1 - a) * ln + a - 1) / d],
+                          [((1 - b) * ln + b - 1) / d, ((b - 1) * ln + a - 1) / d]])
+
     Pm = sp.Matrix([[a, 1 - a], [1 - b, b]])
-    base = sp.simplify(F.subs(n, 0) - sp.eye(2))
-    step = sp.simplify(sp.expand_power_base(Pm * F - F.subs(n, n + 1)))
-    return base == sp.zeros(2, 2), step == sp.zeros(2, 2)
+    base = form(lam**lam_exp_shift) - sp.eye(2)
+    step = Pm * form(L * lam**lam_exp_shift) - form(L * lam ** (lam_exp_shift + 1))
+    return all(sp.cancel(e) == 0 for e in base), all(sp.cancel(e) == 0 for e in step)
 
 
 @functools.lru_cache(maxsize=None)
@@ -210,6 +220,31 @@ def _e15_stationary(lam_shift: int, pi_swapped: bool) -> bool:
     lam = a + b + lam_shift
     pi = sp.Matrix([[a - 1, b - 1]]) / (lam - 1) if pi_swapped else sp.Matrix([[b - 1, a - 1]]) / (lam - 1)
     return sp.simplify(pi * Pm - pi) == sp.zeros(1, 2)
+
+
+_E15_POINTS: dict = {}
+
+
+def _e15_points(ctx, points: int, n_max: int) -> list:
+    """The rational points (a, b) drawn from the stream ctx.rng("points") and the exact powers P^0, ..., P^n_max
+    (by repeated multiplication, as tuples of Fractions).  None of it depends on the statement tested (the stream
+    is a statement-independent Context stream), so it is computed once and shared by the printed statement and
+    the mutants (the same exact Fractions)."""
+    key = (ctx.claim_id, ctx.seed("points"), points, n_max)
+    if key not in _E15_POINTS:
+        rng = ctx.rng("points")
+        out = []
+        for _ in range(points):
+            fa, fb = _rational_ab(rng)
+            M = np.array([[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]], dtype=object)
+            P = np.array([[fa, 1 - fa], [1 - fb, fb]], dtype=object)
+            powers = []
+            for _k in range(n_max + 1):
+                powers.append(((M[0, 0], M[0, 1]), (M[1, 0], M[1, 1])))
+                M = M.dot(P)
+            out.append((fa, fb, tuple(powers)))
+        _E15_POINTS[key] = tuple(out)
+    return _E15_POINTS[key]
 
 
 @claim(
@@ -246,7 +281,7 @@ def check_matrix_powers(statement: PowerFormula, p, ctx) -> Verdict:
     Checkable form
     --------------
     (i) Symbolic proof by induction (sympy): the closed form at n = 0 is I and P times the form at n
-    equals the form at n + 1 with n a symbol; pi P = pi and sum pi = 1 symbolically.  (ii) Exact rational
+    equals the form at n + 1, with lambda^n a symbol L (lambda^(n+1) = lambda L; exact zero test by sympy.cancel); pi P = pi and sum pi = 1 symbolically.  (ii) Exact rational
     (a, b) in (0, 1), n <= n_max: the form equals the matrix power computed by repeated multiplication.
 
     Exactness
@@ -264,19 +299,14 @@ def check_matrix_powers(statement: PowerFormula, p, ctx) -> Verdict:
     ev.add({"part": "n = 0 gives I (symbolic)"}, base_ok, relation="true")
     ev.add({"part": "P * form(n) = form(n+1) (symbolic)"}, step_ok, relation="true")
     ev.add({"part": "pi P = pi (symbolic)"}, _e15_stationary(statement.lam_shift, statement.pi_swapped), relation="true")
-    rng = ctx.rng("points")
-    for i in range(p["points"]):
-        fa, fb = _rational_ab(rng)
-        M = np.array([[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]], dtype=object)
-        P = np.array([[fa, 1 - fa], [1 - fb, fb]], dtype=object)
-        for k in range(p["n_max"] + 1):
+    for fa, fb, powers in _e15_points(ctx, p["points"], p["n_max"]):
+        for k, M in enumerate(powers):
             C = _closed_power(fa, fb, k, statement)
             for r in range(2):
                 for s in range(2):
-                    if C[r][s] != M[r, s]:
-                        ev.add({"a": fa, "b": fb, "n": k, "entry": f"{r + 1}{s + 1}"}, C[r][s], M[r, s])
+                    if C[r][s] != M[r][s]:
+                        ev.add({"a": fa, "b": fb, "n": k, "entry": f"{r + 1}{s + 1}"}, C[r][s], M[r][s])
                         break
-            M = M.dot(P)
         ev.add({"a": fa, "b": fb, "part": f"all n <= {p['n_max']} checked"}, True, relation="true")
     return ev.verdict()
 
@@ -627,6 +657,31 @@ def _printed_E28(a: Fraction, b: Fraction, t: int, j: int) -> Fraction:
             + 2 * lam * (a - 1) * (b - 1) / (lam - 1) ** 3 * ((lam - lam ** (t - j + 2)) / (1 - lam) - t + j - 1)) / t
 
 
+_E28_CACHE: dict = {}
+
+
+def _e28_cases(ctx, points: int, t_max: int) -> tuple:
+    """(a, b, t, j, printed (E.28) / t, sum_{ml} T_{j,m,l}(P)) in exact Fractions for the points drawn from the stream
+    ctx.rng("points"), in the check's order.  Neither side depends on the statement tested (the stream is a
+    statement-independent Context stream), so the cases are computed once and shared by the printed statement and
+    the mutants (the same exact Fractions)."""
+    key = (ctx.claim_id, ctx.seed("points"), points, t_max)
+    if key not in _E28_CACHE:
+        rng = ctx.rng("points")
+        out = []
+        for _ in range(points):
+            a, b = _rational_ab(rng)
+            while a + b == 1:
+                a, b = _rational_ab(rng)
+            P, pi = _k2(a, b)
+            for t in range(1, t_max + 1):
+                G = t_tensor(P, t, pi).sum((1, 2))
+                for j in range(1, t + 1):
+                    out.append((a, b, t, j, _printed_E28(a, b, t, j), G[j - 1]))
+        _E28_CACHE[key] = tuple(out)
+    return _E28_CACHE[key]
+
+
 @claim(
     id="thesis_ch8.eq_E26_E29_v_update",
     source=SOURCE,
@@ -693,16 +748,8 @@ def check_v_update(statement: VUpdate, p, ctx) -> Verdict:
     remainder is a function of (t, j) only).
     """
     ev = Evidence("le", rigor=Rigor.EXACT)
-    rng = ctx.rng("points")
-    for i in range(p["points"]):
-        a, b = _rational_ab(rng)
-        while a + b == 1:
-            a, b = _rational_ab(rng)
-        P, pi = _k2(a, b)
-        for t in range(1, p["t_max"] + 1):
-            G = t_tensor(P, t, pi).sum((1, 2))
-            for j in range(1, t + 1):
-                ev.add({"a": a, "b": b, "t": t, "j": j, "part": "(E.28) = K1"}, _printed_E28(a, b, t, j), G[j - 1], relation="eq")
+    for a, b, t, j, lhs, rhs in _e28_cases(ctx, p["points"], p["t_max"]):
+        ev.add({"a": a, "b": b, "t": t, "j": j, "part": "(E.28) = K1"}, lhs, rhs, relation="eq")
     Dx = k2_expect_exact(((A_ - 1) ** 2 + (B_ - 1) ** 2) / (LAM - 1) ** 2) - HALF
     ev.add({"part": "D symbolic"}, sp.simplify(sp.expand_log(Dx - statement.D, force=True)) == 0, relation="true")
     Df = float(statement.D)

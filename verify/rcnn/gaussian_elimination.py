@@ -38,10 +38,12 @@ from . import SOURCE
 CONTRACT_AUDITED = True
 
 # ---------------------------------------------------------------------------------------------
-# exact combinatorics of random GF(2) matrices
+# exact combinatorics of random GF(2) matrices (pure functions of hashable arguments returning immutable
+# values, memoised: the printed statement and the mutants ask for the same (d, m) many times)
 # ---------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=16384)
 def full_rank_probability(d: int, m: int) -> Fraction:
     """Pr[an m x d uniform GF(2) matrix has rank d] = prod_{j=0}^{d-1} (1 - 2^{j-m}) (0 if m < d)."""
     if m < d:
@@ -76,6 +78,7 @@ def expected_error(d: int, m: int) -> Fraction:
     return sum((p * (1 - Fraction(1, 2 ** (d - r))) for r, p in enumerate(rank_distribution(d, m))), Fraction(0)) / 2
 
 
+@lru_cache(maxsize=16384)
 def samples_for(d: int, delta: Fraction) -> int:
     """m = d + ceil(log2(1/delta)) (exact for delta a power of 2 or any rational)."""
     k = 0
@@ -84,6 +87,7 @@ def samples_for(d: int, delta: Fraction) -> int:
     return d + k
 
 
+@lru_cache(maxsize=16384)
 def _full_rank_interval(d: int, m: int, bits: int = 256) -> tuple[int, int, int]:
     """Integers (lo, hi, bits) with lo / 2^bits <= Pr[rank = d] <= hi / 2^bits (rigorous: each factor
     1 - 2^{-i} is applied as x - x / 2^i rounded down for lo and up for hi)."""
@@ -97,6 +101,7 @@ def _full_rank_interval(d: int, m: int, bits: int = 256) -> tuple[int, int, int]
     return max(lo, 0), hi, bits
 
 
+@lru_cache(maxsize=16384)
 def full_rank_at_least(d: int, m: int, claim: Fraction) -> tuple[bool, Fraction | float]:
     """Decide Pr[rank = d] >= claim rigorously: a 256-bit integer interval, exact Fractions when the
     interval cannot decide (or d <= 64).  Returns (decision, the probability: exact or a float)."""

@@ -7,6 +7,7 @@ Audited under the verdict contract (second reader): docs/audit/seed002_attention
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from math import e, exp, log, sqrt
 
@@ -64,10 +65,21 @@ def _lemma_41_planar_packings(ctx) -> list[tuple[float, int, int]]:
     out = []
     for eps in (0.5, 0.3, 0.2):
         pts = grid[rng.permutation(len(grid))]
-        chosen = np.empty((0, 2))
+        # greedy: keep x if its distance to every kept point is >= eps.  The kept points fill a preallocated
+        # buffer; sqrt(min of the squared distances) equals the min of np.linalg.norm's distances (the same
+        # sums dx*dx + dy*dy, and a correctly rounded sqrt is monotone), so the same points are kept.
+        buf = np.empty((len(pts), 2))
+        n_chosen = 0
         for x in pts:
-            if chosen.shape[0] == 0 or float(np.min(np.linalg.norm(chosen - x, axis=1))) >= eps:
-                chosen = np.vstack([chosen, x])
+            if n_chosen:
+                diff = buf[:n_chosen] - x
+                keep = sqrt(float(np.add.reduce(diff * diff, axis=1).min())) >= eps
+            else:
+                keep = True
+            if keep:
+                buf[n_chosen] = x
+                n_chosen += 1
+        chosen = buf[:n_chosen]
         best = 0
         K = int(2 / eps) + 2
         ii, jj = np.meshgrid(np.arange(-K, K + 1), np.arange(-K, K + 1))
@@ -78,6 +90,24 @@ def _lemma_41_planar_packings(ctx) -> list[tuple[float, int, int]]:
         out.append((eps, len(chosen), best))
     _L41_CACHE[key] = out
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _lemma_41_witnesses() -> tuple:
+    """(d, eps, name, points, min squared distance, max squared norm) of the two Maurey-branch witnesses (the
+    cross-polytope and the extended Hamming packing).  Statement-independent: computed once per process and shared
+    by the printed statement and the mutants (the same floats)."""
+    out = []
+    for d, eps, name, S in (
+        (10, 1.4, "cross-polytope +-e_i", np.vstack([np.eye(10), -np.eye(10)])),
+        (16, 0.99, "extended Hamming [16, 11, 4] as +-1/4 vectors", (1 - 2 * _extended_hamming_16()) / 4.0),
+    ):
+        G = S @ S.T
+        sq = np.diag(G)
+        dist = sq[:, None] + sq[None, :] - 2 * G
+        np.fill_diagonal(dist, np.inf)
+        out.append((d, eps, name, len(S), float(dist.min()), float(sq.max())))
+    return tuple(out)
 
 
 def _lemma_41_hypotheses(case) -> list[str]:
@@ -217,17 +247,10 @@ def check_lemma_41(st: PackingBound, p, ctx) -> Verdict:
     for den in (1, 2, 4, 8):
         eps = Fraction(1, den)
         ev.add({"d": 1, "eps": eps}, log(int(2 / eps) + 1), maurey(1, float(eps)), part="maurey")
-    for d, eps, name, S in (
-        (10, 1.4, "cross-polytope +-e_i", np.vstack([np.eye(10), -np.eye(10)])),
-        (16, 0.99, "extended Hamming [16, 11, 4] as +-1/4 vectors", (1 - 2 * _extended_hamming_16()) / 4.0),
-    ):
-        G = S @ S.T
-        sq = np.diag(G)
-        dist = sq[:, None] + sq[None, :] - 2 * G
-        np.fill_diagonal(dist, np.inf)
-        case = {"d": d, "eps": eps, "packing": name, "points": len(S), "min_dist_sq": float(dist.min()),
-                "max_norm_sq": float(sq.max())}
-        ev.add(case, log(len(S)), maurey(d, eps), part="maurey")
+    for d, eps, name, points, min_dist_sq, max_norm_sq in _lemma_41_witnesses():
+        case = {"d": d, "eps": eps, "packing": name, "points": points, "min_dist_sq": min_dist_sq,
+                "max_norm_sq": max_norm_sq}
+        ev.add(case, log(points), maurey(d, eps), part="maurey")
     # the form, whatever the OCR'd constants: a maximal eps-packing is an eps-covering (else a point could be
     # added), so P vol(eps B) >= vol(B), i.e. log P >= d log(1/eps) (linear in d) against (C/eps^2) log(d eps^2)
     for d in (10**3, 10**4):
