@@ -55,9 +55,12 @@ def _files(d: Path) -> dict[str, bytes]:
 
 def test_two_workers_give_the_serial_results_and_the_same_report(tmp_path: Path):
     claims = [get_claim(i) for i in IDS]
-    serial = run_claims(claims, tier="quick", backend="auto", jobs=1)
-    parallel = run_claims(claims, tier="quick", backend="auto", jobs=2)
+    passed: dict[int, list] = {1: [], 2: []}
+    serial = run_claims(claims, tier="quick", backend="auto", jobs=1, on_result=passed[1].append)
+    parallel = run_claims(claims, tier="quick", backend="auto", jobs=2, on_result=passed[2].append)
     assert [r.claim.id for r in parallel] == IDS  # registry order, whatever order they finished in
+    for jobs, results in ((1, serial), (2, parallel)):  # each result passed on once, the very object returned
+        assert sorted(map(id, passed[jobs])) == sorted(map(id, results))
     assert [_untimed(r.to_json()) for r in parallel] == [_untimed(r.to_json()) for r in serial]
     # rendered from the live objects (not from JSON), with the timings zeroed: every file identical, figures included
     assert sum(len(r.printed.plots) for r in serial) >= 2  # so that jobs=2 below draws in two processes

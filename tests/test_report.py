@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import subprocess
@@ -100,6 +101,38 @@ def test_github_slugs_and_duplicate_headings():
     assert github_slug("Errata and proof gaps") == "errata-and-proof-gaps"
     assert github_slug("`seed000.def_2.2` (n, k)") == "seed000def_22-n-k"
     assert page_anchors("# A\n## A\n```\n# not a heading\n```\n### a") == ["a", "a-1", "a-2"]
+
+
+def test_results_document_assembled_from_each_results_texts_equals_one_dump_of_the_whole():
+    """results.json and its generation, assembled from per-result texts (some prepared ahead, as the report
+    does while claims still run), are the characters of dumping the whole object at once."""
+    from verify.report import PreparedTexts, result_texts, results_document
+    from verify.registry import to_jsonable
+
+    data = json.loads((ROOT / "report" / "results.json").read_text(encoding="utf-8"))
+    stored = {r["id"]: r for r in data["results"]}
+    results = []
+    for c in all_claims():
+        try:
+            results.append(ClaimResult.from_json(c, stored[c.id]))
+        except (KeyError, ValueError):
+            pass
+    assert len(results) > 300
+    env = dict(data["environment"], date="test", note="line one\nline two \u00e9", nan=float("nan"))
+    for rs in (results, results[:1], []):
+        body = to_jsonable({"environment": env, "results": [r.to_json() for r in rs]})
+        generation = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        whole = json.dumps({"generation": generation, **body}, indent=1, allow_nan=False)
+        prepared = PreparedTexts()
+        for r in rs[::3]:
+            prepared.add(r)
+        assert results_document(rs, env) == (generation, whole)
+        assert results_document(rs, env, prepared) == (generation, whole)
+    # a text prepared for another object of the same claim is not used
+    other = dataclasses.replace(results[0], seconds=results[0].seconds + 1.0)
+    prepared = PreparedTexts()
+    prepared.add(other)
+    assert prepared.get(results[0]) == result_texts(results[0]) != result_texts(other)
 
 
 def test_broken_links_are_found(tmp_path: Path):

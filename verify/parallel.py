@@ -36,7 +36,7 @@ import os
 import pickle
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .costs import expected_seconds
 from .registry import Claim, ClaimResult, MutantResult, run_claim
@@ -193,9 +193,11 @@ def start_workers_early() -> None:
 
 
 def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 1, bar=None,
-               fault: str | None = None) -> list[ClaimResult]:
+               fault: str | None = None, on_result: Callable[[ClaimResult], None] | None = None) -> list[ClaimResult]:
     """The results of ``claims``, in their order; ``bar``: a tqdm bar to advance (optional).
 
+    ``on_result`` (optional) is called in this process with each result once it is in, after the workers
+    have been given their next tasks (the report prepares its text then, while it would otherwise wait).
     ``fault`` (tests): ``"kill"`` makes each worker exit abruptly before its claim, ``""`` makes it raise."""
     workers = min(jobs, len(claims))
     if workers <= 1:
@@ -204,6 +206,8 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
             if bar is not None:
                 bar.set_postfix_str(c.id)
             results.append(run_claim(c, tier=tier, backend=backend))
+            if on_result is not None:
+                on_result(results[-1])
             if bar is not None:
                 bar.update(1)
         return results
@@ -215,6 +219,7 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
                                initargs=(workers, fault))
     running: dict[Future, int] = {}
     results: list[ClaimResult | None] = [None] * len(claims)
+    arrived: list[int] = []  # results not yet passed to on_result
     try:
         while queue or running:
             while queue and len(running) < workers:
@@ -222,6 +227,7 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
                 running[pool.submit(_run_task_in_worker, tuple(claims[i].id for i in tasks[t]), tier, backend)] = t
             if bar is not None:
                 bar.set_postfix_str(", ".join(claims[i].id for t in sorted(running.values()) for i in tasks[t]))
+            _pass_on(results, arrived, on_result)
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for f in done:
                 t = running.pop(f)
@@ -232,13 +238,22 @@ def run_claims(claims: Sequence[Claim], *, tier: str, backend: str, jobs: int = 
                     raise WorkerDied(f"a worker process died while running one of {ids} ({exc})") from None
                 for i, blob in zip(tasks[t], blobs):
                     results[i] = rebuild_result(claims[i], blob)
+                arrived.extend(tasks[t])
                 if bar is not None:
                     bar.update(len(tasks[t]))
     except BaseException:
         stop_pool(pool)
         raise
     pool.shutdown(wait=False)  # every result is in; the idle workers exit while the caller writes the report
+    _pass_on(results, arrived, on_result)
     return results  # type: ignore[return-value]
+
+
+def _pass_on(results: list, arrived: list[int], on_result) -> None:
+    if on_result is not None:
+        for i in arrived:
+            on_result(results[i])
+    arrived.clear()
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:

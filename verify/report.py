@@ -415,23 +415,58 @@ def _claim_section(r: ClaimResult, figs: list[str]) -> list[str]:
     return L
 
 
-def results_document(results: list[ClaimResult], env: dict) -> tuple[str, str]:
-    """(generation, text of results.json); the generation is a content hash of the results."""
-    body = to_jsonable({"environment": env, "results": [r.to_json() for r in results]})  # strict JSON: no NaN/Infinity
-    generation = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return generation, json.dumps({"generation": generation, **body}, indent=1, allow_nan=False)
+def result_texts(r: ClaimResult) -> tuple[str, str]:
+    """The two texts of one result in :func:`results_document`: its JSON with sorted keys (hashed into the
+    generation) and its JSON with ``indent=1`` as it appears at depth 2 of results.json.  A JSON text holds
+    no raw newline (strings escape it), so nesting is a prefix after each newline."""
+    obj = to_jsonable(r.to_json())  # strict JSON: no NaN/Infinity
+    return json.dumps(obj, sort_keys=True, default=str), json.dumps(obj, indent=1, allow_nan=False).replace("\n", "\n  ")
+
+
+class PreparedTexts:
+    """:func:`result_texts` of results computed ahead, while other claims still run (``run_claims``'s
+    ``on_result``: this process waits on its workers then), so that the report's serial tail is shorter.
+    Holds each result object itself: a text is used only for the very object it was computed from."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, tuple[ClaimResult, tuple[str, str]]] = {}
+
+    def add(self, r: ClaimResult) -> None:
+        self._texts[r.claim.id] = (r, result_texts(r))
+
+    def get(self, r: ClaimResult) -> tuple[str, str]:
+        held = self._texts.get(r.claim.id)
+        return held[1] if held is not None and held[0] is r else result_texts(r)
+
+
+def results_document(results: list[ClaimResult], env: dict, prepared: PreparedTexts | None = None) -> tuple[str, str]:
+    """(generation, text of results.json); the generation is a content hash of the results: the SHA-256 of
+    ``json.dumps({"environment": env, "results": [...]}, sort_keys=True)``, whose text is
+    ``json.dumps(..., indent=1)`` of the same object with the generation first.  Both are assembled from the
+    results' own texts (:func:`result_texts`, ``prepared`` where given): the same characters as dumping the
+    whole object at once (tests/test_report.py checks it), without redoing the results dumped ahead."""
+    texts = [(prepared or PreparedTexts()).get(r) for r in results]
+    env_obj = to_jsonable(env)
+    hashed = ('{"environment": ' + json.dumps(env_obj, sort_keys=True, default=str) + ', "results": ['
+              + ", ".join(t[0] for t in texts) + "]}")
+    generation = hashlib.sha256(hashed.encode()).hexdigest()[:16]
+    items = "[\n  " + ",\n  ".join(t[1] for t in texts) + "\n ]" if texts else "[]"
+    text = ('{\n "generation": ' + json.dumps(generation) + ',\n "environment": '
+            + json.dumps(env_obj, indent=1, allow_nan=False).replace("\n", "\n ") + ',\n "results": ' + items + "\n}")
+    return generation, text
 
 
 def write_report_set(dest: Path, results: list[ClaimResult], env: dict, seconds: float,
-                     out_dir: Path | None = None, jobs: int = 1) -> str:
+                     out_dir: Path | None = None, jobs: int = 1, prepared: PreparedTexts | None = None) -> str:
     """Write REPORT.md and report/ (pages, results.json, figures) into ``dest`` (a staging directory
     whose content will be published in ``out_dir``, by default ``dest`` itself); return the generation.
-    ``jobs``: processes that draw the figures (the files do not depend on it)."""
+    ``jobs``: processes that draw the figures (the files do not depend on it); ``prepared``: results'
+    JSON texts computed ahead (:class:`PreparedTexts`)."""
     out_dir = Path(dest if out_dir is None else out_dir)
     report = dest / "report"
     figdir = report / "figures"
     figdir.mkdir(parents=True)
-    generation, text = results_document(results, env)
+    generation, text = results_document(results, env, prepared)
     (report / "results.json").write_text(text, encoding="utf-8")
     figures = render_all_plots(results, figdir, jobs, reuse_dir=out_dir / "report" / "figures")
     for src in sorted({r.claim.source for r in results}):
@@ -689,6 +724,7 @@ def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
 
     t0 = time.perf_counter()
     jobs = args.jobs or usable_cores()
+    prepared = PreparedTexts()
     where = f"on {args.scheduler}" if args.scheduler else f"-j {jobs}"
     with tqdm(total=len(claims), desc=f"verify ({tier}, {where})", unit="claim", file=sys.stderr,
               disable=not claims) as bar:
@@ -700,7 +736,7 @@ def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
                                                 bar=bar, fault=_worker_fault(fault))
             else:
                 results = run_claims(claims, tier=tier, backend=args.backend, jobs=jobs, bar=bar,
-                                     fault=_worker_fault(fault))
+                                     fault=_worker_fault(fault), on_result=prepared.add if jobs > 1 else None)
         except ValueError as exc:
             return _usage_error(str(exc))
         except WorkerDied as exc:
@@ -718,7 +754,8 @@ def _run_and_publish(args, tier: str, out_path: Path, fault: str | None) -> int:
                              "from_date": reuse_env.get("date", "unknown"), "rerun": [r.claim.id for r in results]}
             fresh = {r.claim.id: r for r in results}
             results = [reused.get(c.id) or fresh[c.id] for c in all_claims()]
-    publish(out_path, lambda staging: write_report_set(staging, results, env, seconds, out_path.parent, jobs=jobs),
+    publish(out_path, lambda staging: write_report_set(staging, results, env, seconds, out_path.parent, jobs=jobs,
+                                                         prepared=prepared),
             fault=fault)
     bad = [r.claim.id for r in results if not r.ok]
     shown = out_path.relative_to(ROOT) if out_path.is_relative_to(ROOT) else out_path
