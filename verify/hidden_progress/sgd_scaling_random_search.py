@@ -35,7 +35,7 @@ from ..registry import (
 from ..sharpness import maximize_discrete
 from . import SOURCE
 from .recovery import clopper_pearson
-from .sgd_scaling import CP_CONFIDENCE, _cell, _fmt_ci, bootstrap_medians, censored_median, percentile_ci
+from .sgd_scaling import CP_CONFIDENCE, _cell, _fmt_ci, bootstrap_medians_seq, censored_median, percentile_ci
 
 #: every claim of this module meets the verdict contract (second-reader audit, docs/audit/thesis_ch5_sgd_scaling.md)
 CONTRACT_AUDITED = True
@@ -530,10 +530,10 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     widths = _parse_widths(ctx.claim_id, p["widths"])
     data = {r: _cell(ctx.claim_id, n, k, r, "relu", float(p["lr"]), p["batch"], p["runs"], p["steps"], p["eval_every"],
                      p["dtype"], False, ctx.backend) for r in widths}
-    rng = ctx.rng("bootstrap")
     rmin, rmax = widths[0], widths[-1]
     meds = {r: float(censored_median(data[r].tc)) for r in widths}
-    reps = {r: bootstrap_medians(data[r].tc, p["boot"], rng) for r in widths}
+    # the stream ctx.rng("bootstrap") over the widths in order, memoised across the statement and its mutants
+    reps = dict(zip(widths, bootstrap_medians_seq(ctx.seed("bootstrap"), p["boot"], [data[r].tc for r in widths])))
     with np.errstate(all="ignore"):
         R = meds[rmax] / meds[rmin]
         R_reps = reps[rmax] / reps[rmin]
