@@ -13,6 +13,7 @@ Claims registered here:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -80,6 +81,13 @@ def random_search_no_success_binomial(p: Fraction, r: int) -> Fraction:
         raise ValueError(f"argument 'p' must be a rational in (0, 1], not {p}")
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
         raise ValueError(f"argument 'r' must be an integer >= 1, not {r!r}")
+    return _no_success_binomial(p, int(r))
+
+
+@functools.lru_cache(maxsize=1024)
+def _no_success_binomial(p: Fraction, r: int) -> Fraction:
+    """:func:`random_search_no_success_binomial` of validated arguments (memoised: the statement and its
+    mutants expand the same cases)."""
     if p == 1:
         return Fraction(0)
     # with p = a/b: term_j = C(r, j) a^j (b-a)^{r-j} (an integer), P(j successes) = term_j / b^r; the
@@ -99,9 +107,16 @@ def random_search_no_success_enumerated(n: int, k: int, r: int) -> Fraction:
     for name, v, lo, hi in (("n", n, 1, 12), ("k", k, 0, n), ("r", r, 1, 6)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
             raise ValueError(f"argument '{name}' must be an integer in [{lo}, {hi}], not {v!r}")
+    if math.comb(n, k) ** r > 2_000_000:
+        raise ValueError(f"arguments n = {n}, k = {k}, r = {r}: C(n,k)^r = {math.comb(n, k) ** r} tuples (at most 2e6)")
+    return _no_success_enumerated(int(n), int(k), int(r))
+
+
+@functools.lru_cache(maxsize=64)
+def _no_success_enumerated(n: int, k: int, r: int) -> Fraction:
+    """:func:`random_search_no_success_enumerated` of validated arguments (memoised: the statement and its
+    mutants enumerate the same tiny cases)."""
     subsets = list(itertools.combinations(range(n), k))
-    if len(subsets) ** r > 2_000_000:
-        raise ValueError(f"arguments n = {n}, k = {k}, r = {r}: C(n,k)^r = {len(subsets) ** r} tuples (at most 2e6)")
     target = tuple(range(k))
     misses = sum(1 for tup in itertools.product(subsets, repeat=r) if target not in tup)
     return Fraction(misses, len(subsets) ** r)
