@@ -88,8 +88,15 @@ def _progress_runs(arch: str, n: int, k: int, width: int, batch: int, lr: float,
                           snapshot_every=se, **kw)
     t_c = res.converged_at.copy()
     conv = np.flatnonzero(t_c >= 0)
-    horizon = int(t_c[conv].max()) if conv.size else se
-    noise = train_two_layer(n, k, seeds=seeds, steps=horizon, eval_every=0, label_noise=0.5, snapshot_every=se, **kw)
+    # the noise run of a converged seed r is read up to t_c[r] only (a run depends on its seed alone): one engine
+    # call per value of t_c, over the converged seeds only
+    noise_snaps: dict = {}
+    for tc_val in np.unique(t_c[conv]):
+        grp = conv[t_c[conv] == tc_val]
+        res_n = train_two_layer(n, k, seeds=seeds[grp], steps=int(tc_val), eval_every=0, label_noise=0.5,
+                                snapshot_every=se, **kw)
+        for j, r in enumerate(grp):
+            noise_snaps[int(r)] = res_n.snapshots[j]
     X = y = None
     if not sine:
         g = np.random.default_rng(np.random.SeedSequence([root, 9]))
@@ -107,7 +114,7 @@ def _progress_runs(arch: str, n: int, k: int, width: int, batch: int, lr: float,
         else:
             L = _mlp_loss(snaps, n, width, X, y)
         mv = _movement(snaps, n, width)
-        mv_noise = _movement(noise.snapshots[r, :D], n, width)
+        mv_noise = _movement(noise_snaps[int(r)][:D], n, width)
         moved = np.flatnonzero(np.abs(L - L[0]) > VISIBLE * abs(L[0]))
         iv = int(moved[0]) if moved.size else D - 1
         t_vis[r] = iv * se
@@ -123,8 +130,10 @@ def _progress_runs(arch: str, n: int, k: int, width: int, batch: int, lr: float,
                      "rho_noise": mv_noise.max(axis=1), "weights": snaps[:, :n].astype(np.float64) if sine else None,
                      "t_c": int(t_c[r])}
     if first:  # the windowed batch loss of the plotted run (the caption's windows 16 and 4 at B = 1 and 4)
+        # only the batch loss is read: one held-out sample keeps the per-step evaluation of the records cheap (the
+        # evaluation changes no state of the run, so the loss is the same)
         one = train_two_layer(n, k, seeds=seeds[first["seed"] : first["seed"] + 1], steps=first["t_c"], eval_every=0,
-                              record_every=1, **kw)
+                              record_every=1, n_eval=1, **kw)
         bl = one.loss[0, 1:]
         w = max(1, window)
         first["batch_loss"] = (np.arange(w, bl.shape[0] + 1), np.convolve(bl, np.ones(w) / w, mode="valid"))

@@ -69,10 +69,15 @@ def _b6_instances(p, ctx):
 
 
 def _exact_replay(phi_int: np.ndarray, y: np.ndarray, eta: Fraction, T: int, seed: int) -> Fraction:
-    """(1/T) sum_{t=1}^T F(u_t) of one run in exact rationals (integer features), same sampler as the kernel."""
-    N, r = phi_int.shape
-    rows = [[int(v) for v in row] for row in phi_int]
-    ys = [int(v) for v in y]
+    """(1/T) sum_{t=1}^T F(u_t) of one run in exact rationals (integer features), same sampler as the kernel.
+    Memoised on the values (the printed, corrected and mutant statements replay the same worst run)."""
+    rows = tuple(tuple(int(v) for v in row) for row in np.asarray(phi_int))
+    return _exact_replay_rows(rows, tuple(int(v) for v in y), Fraction(eta), int(T), int(seed))
+
+
+@functools.lru_cache(maxsize=16)
+def _exact_replay_rows(rows: tuple, ys: tuple, eta: Fraction, T: int, seed: int) -> Fraction:
+    N, r = len(rows), len(rows[0])
     u = [Fraction(0)] * r
 
     def F(u):

@@ -81,7 +81,7 @@ N_EVAL_MLP = 1000
 #: E34: grokking threshold on t_test / t_train (catalog) and the "t_test ~ t_train" bound of the mutant
 GROK_RATIO = 5.0
 NO_GAP_RATIO = 2.0
-#: runs per engine call (bounds the snapshot memory; seeds with similar t_c share a call for the noise runs)
+#: runs per engine call (bounds the snapshot memory; seeds with the same t_c share a call for the noise runs)
 CHUNK = 16
 
 
@@ -234,9 +234,16 @@ def _sine_runs(n: int, k: int, lr: float, scale: float, init: str, runs: int, ro
     order = sorted(par, key=lambda r: t_c[r])
     noise: dict[int, np.ndarray] = {}
     incr = []
-    for lo in range(0, len(order), CHUNK):
-        group = order[lo : lo + CHUNK]
-        steps = int(max(t_c[r] for r in group))
+    # one engine call per value of t_c (at most CHUNK runs): a noise run is read up to its own t_c only, and a run
+    # depends on its seed alone (constant-rate SGD, batches keyed by the step), so no run goes past its t_c
+    groups: list[list[int]] = []
+    for r in order:
+        if groups and t_c[groups[-1][0]] == t_c[r] and len(groups[-1]) < CHUNK:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    for group in groups:
+        steps = int(t_c[group[0]])
         res = train_two_layer(n, k, seeds=seeds[group], steps=steps, eval_every=0, label_noise=0.5, snapshot_every=se, **kw)
         for j, r in enumerate(group):
             w = res.snapshots[j, : t_c[r] // se + 1, :n].astype(np.float64)

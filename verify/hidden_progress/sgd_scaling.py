@@ -67,6 +67,7 @@ CONTRACT_AUDITED = True
 __all__ = [
     "CellRuns",
     "bootstrap_medians",
+    "bootstrap_medians_seq",
     "censored_median",
     "convergence_times",
     "loglog_slopes",
@@ -220,6 +221,26 @@ def bootstrap_medians(tc, boot: int, rng: np.random.Generator) -> np.ndarray:
         idx = rng.integers(0, tc.size, size=(b - a, tc.size))
         out[a:b] = np.median(tc[idx], axis=1)
     return out
+
+
+def bootstrap_medians_seq(seed: int, boot: int, tcs) -> tuple:
+    """:func:`bootstrap_medians` of each array of ``tcs`` in turn, all drawn from one fresh generator
+    ``np.random.default_rng(np.random.SeedSequence(seed))`` (what ``ctx.rng(tag)`` returns for ``seed =
+    ctx.seed(tag)``): the same bits as the loop over ``tcs`` with that generator.  Memoised (the statement and
+    its mutants resample the same runs with the same stream); the arrays returned are read-only."""
+    return _bootstrap_medians_seq(int(seed), int(boot), tuple(tuple(np.asarray(tc, dtype=np.float64).tolist())
+                                                                for tc in tcs))
+
+
+@functools.lru_cache(maxsize=8)
+def _bootstrap_medians_seq(seed: int, boot: int, tcs: tuple) -> tuple:
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    out = []
+    for tc in tcs:
+        reps = bootstrap_medians(np.array(tc, dtype=np.float64), boot, rng)
+        reps.setflags(write=False)
+        out.append(reps)
+    return tuple(out)
 
 
 def loglog_slopes(ns, medians) -> np.ndarray:
@@ -682,9 +703,9 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
         return ev.verdict(backend=ctx.backend, note=f"statement: {statement.text}")
 
     # ---- scaling: bootstrap of the censored medians, log-log slopes ----
-    rng = ctx.rng("bootstrap")
     meds = {c: float(censored_median(data[c].tc)) for c in cells}
-    reps = {c: bootstrap_medians(data[c].tc, p["boot"], rng) for c in cells}
+    # the stream ctx.rng("bootstrap") over the cells in order, memoised across the statement and its mutants
+    reps = dict(zip(cells, bootstrap_medians_seq(ctx.seed("bootstrap"), p["boot"], [data[c].tc for c in cells])))
     slopes, slope_ci, slope_reps = {}, {}, {}
     for k in KS:
         slopes[k] = _ols_slope(ns, [meds[(n, k)] for n in ns])

@@ -13,6 +13,7 @@ Claims registered here:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -35,7 +36,7 @@ from ..registry import (
 from ..sharpness import maximize_discrete
 from . import SOURCE
 from .recovery import clopper_pearson
-from .sgd_scaling import CP_CONFIDENCE, _cell, _fmt_ci, bootstrap_medians, censored_median, percentile_ci
+from .sgd_scaling import CP_CONFIDENCE, _cell, _fmt_ci, bootstrap_medians_seq, censored_median, percentile_ci
 
 #: every claim of this module meets the verdict contract (second-reader audit, docs/audit/thesis_ch5_sgd_scaling.md)
 CONTRACT_AUDITED = True
@@ -80,6 +81,13 @@ def random_search_no_success_binomial(p: Fraction, r: int) -> Fraction:
         raise ValueError(f"argument 'p' must be a rational in (0, 1], not {p}")
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
         raise ValueError(f"argument 'r' must be an integer >= 1, not {r!r}")
+    return _no_success_binomial(p, int(r))
+
+
+@functools.lru_cache(maxsize=1024)
+def _no_success_binomial(p: Fraction, r: int) -> Fraction:
+    """:func:`random_search_no_success_binomial` of validated arguments (memoised: the statement and its
+    mutants expand the same cases)."""
     if p == 1:
         return Fraction(0)
     # with p = a/b: term_j = C(r, j) a^j (b-a)^{r-j} (an integer), P(j successes) = term_j / b^r; the
@@ -99,9 +107,16 @@ def random_search_no_success_enumerated(n: int, k: int, r: int) -> Fraction:
     for name, v, lo, hi in (("n", n, 1, 12), ("k", k, 0, n), ("r", r, 1, 6)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
             raise ValueError(f"argument '{name}' must be an integer in [{lo}, {hi}], not {v!r}")
+    if math.comb(n, k) ** r > 2_000_000:
+        raise ValueError(f"arguments n = {n}, k = {k}, r = {r}: C(n,k)^r = {math.comb(n, k) ** r} tuples (at most 2e6)")
+    return _no_success_enumerated(int(n), int(k), int(r))
+
+
+@functools.lru_cache(maxsize=64)
+def _no_success_enumerated(n: int, k: int, r: int) -> Fraction:
+    """:func:`random_search_no_success_enumerated` of validated arguments (memoised: the statement and its
+    mutants enumerate the same tiny cases)."""
     subsets = list(itertools.combinations(range(n), k))
-    if len(subsets) ** r > 2_000_000:
-        raise ValueError(f"arguments n = {n}, k = {k}, r = {r}: C(n,k)^r = {len(subsets) ** r} tuples (at most 2e6)")
     target = tuple(range(k))
     misses = sum(1 for tup in itertools.product(subsets, repeat=r) if target not in tup)
     return Fraction(misses, len(subsets) ** r)
@@ -530,10 +545,10 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     widths = _parse_widths(ctx.claim_id, p["widths"])
     data = {r: _cell(ctx.claim_id, n, k, r, "relu", float(p["lr"]), p["batch"], p["runs"], p["steps"], p["eval_every"],
                      p["dtype"], False, ctx.backend) for r in widths}
-    rng = ctx.rng("bootstrap")
     rmin, rmax = widths[0], widths[-1]
     meds = {r: float(censored_median(data[r].tc)) for r in widths}
-    reps = {r: bootstrap_medians(data[r].tc, p["boot"], rng) for r in widths}
+    # the stream ctx.rng("bootstrap") over the widths in order, memoised across the statement and its mutants
+    reps = dict(zip(widths, bootstrap_medians_seq(ctx.seed("bootstrap"), p["boot"], [data[r].tc for r in widths])))
     with np.errstate(all="ignore"):
         R = meds[rmax] / meds[rmin]
         R_reps = reps[rmax] / reps[rmin]
