@@ -516,7 +516,12 @@ def k2_exact_losses(t: int, nodes: int | None = None) -> dict[str, float]:
             sel = (cl["x1"] == x1) & (xt == last)
             if not sel.any():
                 continue
-            W = np.exp(cl["logmult"][sel, None] + feats[sel] @ L + logpi[None, :, x1]) * w[None, :]
+            # W = exp(logmult + feats @ L + logpi) * w, in place (the same operations: a + b = b + a exactly)
+            W = feats[sel] @ L
+            W += cl["logmult"][sel, None]
+            W += logpi[None, :, x1]
+            np.exp(W, out=W)
+            W *= w[None, :]
             M[sel] = W @ P[:, last, :]
             mass[sel] = W.sum(1)
             col = W.sum(0)
