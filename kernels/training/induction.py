@@ -218,10 +218,11 @@ def _einsum(spec: str, a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
 
 
 def _masked_softmax(S: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    S = np.where(mask, S, -np.inf)
-    S = S - S.max(-1, keepdims=True)
-    E = np.exp(S)
-    return E / E.sum(-1, keepdims=True)
+    S = np.where(mask, S, -np.inf)  # a new array: the rest in place (the same operations, fewer temporaries)
+    S -= S.max(-1, keepdims=True)
+    np.exp(S, out=S)
+    S /= S.sum(-1, keepdims=True)
+    return S
 
 
 def softmax_minimal_forward(x: np.ndarray, k: int, W: np.ndarray, v: np.ndarray, beta: float):
