@@ -217,8 +217,10 @@ def _categorical(rng: np.random.Generator, probs: np.ndarray) -> np.ndarray:
     return np.minimum((u[:, None] >= c).sum(-1), probs.shape[-1] - 1)
 
 
-def sample_chains(rng: np.random.Generator, P: np.ndarray, length: int, *, first: str = "stationary") -> np.ndarray:
-    """Sequences x (n, length) of the chains P (n, k, k); x_1 ~ pi(P) ('stationary') or U[k] ('uniform')."""
+def sample_chains(rng: np.random.Generator, P: np.ndarray, length: int, *, first: str = "stationary",
+                  pi: np.ndarray | None = None) -> np.ndarray:
+    """Sequences x (n, length) of the chains P (n, k, k); x_1 ~ pi(P) ('stationary') or U[k] ('uniform').  pi: the
+    caller's stationary(P) (n, k), if it has it (to save the solve); it must be stationary(P) itself."""
     P = _require_stochastic(P)
     length = require_int("length", length, min_value=1, max_value=100_000)
     if first not in ("stationary", "uniform"):
@@ -226,7 +228,12 @@ def sample_chains(rng: np.random.Generator, P: np.ndarray, length: int, *, first
     n, k = P.shape[0], P.shape[-1]
     require_memory("length", length, 8 * n * length, what="sequences")
     x = np.empty((n, length), dtype=np.int64)
-    p0 = stationary(P) if first == "stationary" else np.full((n, k), 1.0 / k)
+    if first == "stationary":
+        p0 = stationary(P) if pi is None else np.asarray(pi, dtype=float)
+        if p0.shape != (n, k):
+            raise ValueError(f"argument 'pi' must have shape {(n, k)}, not {p0.shape}")
+    else:
+        p0 = np.full((n, k), 1.0 / k)
     x[:, 0] = _categorical(rng, p0)
     cum = np.cumsum(P, axis=-1)
     # step s: x_s = min(#{c : u_s >= cum[x_{s-1}, c]}, k - 1) with u_s = rng.random(n); the (length - 1) draws of n

@@ -198,6 +198,8 @@ def test_sample_chains_equals_the_numpy_loop(k, n, length, prior):
     assert np.array_equal(P, sample_transition_matrices(r2, k, n, prior=prior))
     assert np.array_equal(sample_chains(r1, P, length), _sample_chains_numpy(r2, P, length))
     assert r1.random() == r2.random()  # the same number of draws
+    r1, r2 = np.random.default_rng(1), np.random.default_rng(1)
+    assert np.array_equal(sample_chains(r1, P, length, pi=stationary(P)), sample_chains(r2, P, length))  # the caller's pi
 
 
 @pytest.mark.parametrize("n,k", [(1, 32), (20, 40), (7, 100)])
