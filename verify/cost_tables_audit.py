@@ -390,11 +390,13 @@ SAFE: dict[str, str] = {
 
 # ---- issue 19 audit, part C: thesis_ch6, thesis_ch7, thesis_ch8 ----
 def _k2_exact_bytes(t: int) -> float:
-    """kernels.sequence.markov_icl.k2_exact_losses(t): (classes / 4, nodes) float64 weights, 3 temporaries, with
-    ~t^2 run classes and 2 max(t/2 + 12, 48)^2 quadrature nodes (measured 43 / 201 / 859 MiB at t = 40 / 80 /
-    120 against 41 / 196 / 847 MiB modelled): t^4 bytes, 86 GB at the kernel's t = 400."""
+    """kernels.sequence.markov_icl.k2_exact_losses(t): (classes / 4, nodes) float64 weights, built in place, two alive
+    at once (a group's new weights while the previous group's are still referenced), with ~t^2 run classes and
+    2 max(t/2 + 12, 48)^2 quadrature nodes (measured 29 / 135 MiB at t = 40 / 80 against 28 / 132 MiB modelled;
+    43 / 201 / 859 MiB at t = 40 / 80 / 120 before the weights were built in place): 2/3 t^4 bytes, 57 GB at the
+    kernel's t = 400."""
     n = max(int(t) // 2 + 12, 48)
-    return 3 * F8 * (float(t) ** 2 / 4) * 2 * n * n
+    return 2 * F8 * (float(t) ** 2 / 4) * 2 * n * n
 
 
 def _items(text) -> list[int]:
@@ -555,12 +557,12 @@ ESTIMATES.update({
                                   work=_parts_work("thesis_ch8.corollary_E_2", lambda p: p["points"] * float(p["t_exact_max"]) ** 4,
                                                    lambda p: sum(float(t) ** 2 for t in _items(p["t_list"]))),
                                   work_params=("points", "t_exact_max", "t_list")),
-    # _exact_losses(t) (k2_exact_losses: t^4 bytes), the (eval_n, t, t) attention arrays of the minimal model,
+    # _exact_losses(t) (k2_exact_losses: 2/3 t^4 bytes), the (eval_n, t, t) attention arrays of the minimal model,
     # the transformer's (eval_n, tf_t, tf_t / tf_d) arrays at every checkpoint; time: the sum of the parts
     "thesis_ch8.empirical_phases": E(
         lambda p: max(_k2_exact_bytes(p["t"]), 8 * F8 * p["eval_n"] * p["t"] ** 2,
                       8 * F8 * p["eval_n"] * p["tf_t"] * max(p["tf_t"], p["tf_d"])) + _SMALL,
-        "k2_exact_losses(t) weights (t^4 bytes), (eval_n, t, t) minimal-model attention arrays, transformer "
+        "k2_exact_losses(t) weights (2/3 t^4 bytes), (eval_n, t, t) minimal-model attention arrays, transformer "
         "evaluation arrays; lr and tf_lr are free (step sizes)",
         work=_parts_work(
             "thesis_ch8.empirical_phases",
@@ -632,14 +634,14 @@ ESTIMATES.update({
                          lambda p: len(str(p["eps_list"]).split(",")) * p["chains"] * float(2 * p["t"]) ** 2,
                          lambda p: float(2 * p["t"]) ** 3),
         work_params=("t", "chains", "eps_list")),
-    # k2_exact_losses(t) for every t of t_list (t^4 bytes at the largest, time ~ t^4 each); the 2^t enumeration is t <= 6
+    # k2_exact_losses(t) for every t of t_list (2/3 t^4 bytes at the largest, time ~ t^4 each); the 2^t enumeration is t <= 6
     "thesis_ch8.remark_8_1": E(lambda p: _k2_exact_bytes(max(_items(p["t_list"]))) + _SMALL,
-                               "k2_exact_losses(t) quadrature weights: (t^2/4 classes, t^2/2 nodes) float64, 3 copies",
+                               "k2_exact_losses(t) quadrature weights: (t^2/4 classes, t^2/2 nodes) float64, 2 copies",
                                work=lambda p: sum(float(t) ** 4 for t in _items(p["t_list"])), work_params=("t_list",)),
-    # k2_exact_losses(t) (t^4 bytes) and Monte Carlo chunks of 20000 chains for k = 2, 3 and every k of k_list
+    # k2_exact_losses(t) (2/3 t^4 bytes) and Monte Carlo chunks of 20000 chains for k = 2, 3 and every k of k_list
     "thesis_ch8.strategy_losses": E(
         lambda p: max(_k2_exact_bytes(p["t"]), 6 * F8 * min(p["n"], 20000) * (p["t"] + max(_items(p["k_list"])) ** 2)) + _SMALL,
-        "k2_exact_losses(t) weights (t^4 bytes); chunks of 20000 chains of length t and (chunk, k, k) transitions",
+        "k2_exact_losses(t) weights (2/3 t^4 bytes); chunks of 20000 chains of length t and (chunk, k, k) transitions",
         work=_parts_work("thesis_ch8.strategy_losses", lambda p: float(p["t"]) ** 4,
                          lambda p: p["n"] * p["t"] * sum(k * k for k in [2, 2, 3] + _items(p["k_list"]))),
         work_params=("t", "n", "k_list")),

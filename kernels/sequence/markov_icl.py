@@ -38,6 +38,8 @@ import numpy as np
 
 from kernels._checks import require_finite, require_int, require_memory
 
+from . import _markov_icl_cpu
+
 __all__ = [
     "DOUBLY_K_MAX",
     "STRATEGIES",
@@ -91,24 +93,31 @@ def stationary(P: np.ndarray) -> np.ndarray:
     """Stationary law pi (pi P = pi, sum pi = 1) of each (k, k) matrix in a batch (linear solve)."""
     P = _require_stochastic(P)
     k = P.shape[-1]
-    A = np.swapaxes(P, -1, -2) - np.eye(k)
-    A = A.copy()
-    A[..., -1, :] = 1.0
-    rhs = np.zeros(P.shape[:-1])
-    rhs[..., -1] = 1.0
-    if k < 32 or A.ndim == 2:
+
+    def solve():
+        A = np.swapaxes(P, -1, -2) - np.eye(k)
+        A = A.copy()
+        A[..., -1, :] = 1.0
+        rhs = np.zeros(P.shape[:-1])
+        rhs[..., -1] = 1.0
         return np.linalg.solve(A, rhs[..., None])[..., 0]
+
+    if k < 32 or P.ndim == 2:
+        return solve()
     # large k: power iteration without BLAS (batched LAPACK solves of big matrices oversubscribe threads
-    # on small machines); entries > 0 make the chain primitive, the residual is checked, else solve
-    pi = np.full(P.shape[:-1], 1.0 / k)
+    # on small machines); entries > 0 make the chain primitive, the residual is checked, else solve.
+    # pi P by _markov_icl_cpu.vec_mat: np.einsum("ni,nij->nj") bit for bit, without its iterator overhead
+    Pf = P.reshape(-1, k, k).astype(np.float64, copy=False)
+    pi = np.full(Pf.shape[:-1], 1.0 / k)
     for _ in range(2000):
-        new = np.einsum("...i,...ij->...j", pi, P)
+        new = _markov_icl_cpu.vec_mat(pi, Pf)
         done = np.abs(new - pi).max() <= 1e-15
         pi = new
         if done:
             break
-    if np.abs(np.einsum("...i,...ij->...j", pi, P) - pi).max() > 1e-13:
-        return np.linalg.solve(A, rhs[..., None])[..., 0]
+    if np.abs(_markov_icl_cpu.vec_mat(pi, Pf) - pi).max() > 1e-13:
+        return solve()
+    pi = pi.reshape(P.shape[:-1])
     return pi / pi.sum(-1, keepdims=True)
 
 
@@ -208,8 +217,10 @@ def _categorical(rng: np.random.Generator, probs: np.ndarray) -> np.ndarray:
     return np.minimum((u[:, None] >= c).sum(-1), probs.shape[-1] - 1)
 
 
-def sample_chains(rng: np.random.Generator, P: np.ndarray, length: int, *, first: str = "stationary") -> np.ndarray:
-    """Sequences x (n, length) of the chains P (n, k, k); x_1 ~ pi(P) ('stationary') or U[k] ('uniform')."""
+def sample_chains(rng: np.random.Generator, P: np.ndarray, length: int, *, first: str = "stationary",
+                  pi: np.ndarray | None = None) -> np.ndarray:
+    """Sequences x (n, length) of the chains P (n, k, k); x_1 ~ pi(P) ('stationary') or U[k] ('uniform').  pi: the
+    caller's stationary(P) (n, k), if it has it (to save the solve); it must be stationary(P) itself."""
     P = _require_stochastic(P)
     length = require_int("length", length, min_value=1, max_value=100_000)
     if first not in ("stationary", "uniform"):
@@ -217,13 +228,17 @@ def sample_chains(rng: np.random.Generator, P: np.ndarray, length: int, *, first
     n, k = P.shape[0], P.shape[-1]
     require_memory("length", length, 8 * n * length, what="sequences")
     x = np.empty((n, length), dtype=np.int64)
-    p0 = stationary(P) if first == "stationary" else np.full((n, k), 1.0 / k)
+    if first == "stationary":
+        p0 = stationary(P) if pi is None else np.asarray(pi, dtype=float)
+        if p0.shape != (n, k):
+            raise ValueError(f"argument 'pi' must have shape {(n, k)}, not {p0.shape}")
+    else:
+        p0 = np.full((n, k), 1.0 / k)
     x[:, 0] = _categorical(rng, p0)
-    idx = np.arange(n)
     cum = np.cumsum(P, axis=-1)
-    for s in range(1, length):
-        u = rng.random(n)
-        x[:, s] = np.minimum((u[:, None] >= cum[idx, x[:, s - 1]]).sum(-1), k - 1)
+    # step s: x_s = min(#{c : u_s >= cum[x_{s-1}, c]}, k - 1) with u_s = rng.random(n); the (length - 1) draws of n
+    # at once are the same stream, the steps run in _markov_icl_cpu.chain_steps (comparisons only)
+    _markov_icl_cpu.chain_steps(x, cum, rng.random((length - 1, n)))
     return x
 
 
@@ -508,7 +523,12 @@ def k2_exact_losses(t: int, nodes: int | None = None) -> dict[str, float]:
             sel = (cl["x1"] == x1) & (xt == last)
             if not sel.any():
                 continue
-            W = np.exp(cl["logmult"][sel, None] + feats[sel] @ L + logpi[None, :, x1]) * w[None, :]
+            # W = exp(logmult + feats @ L + logpi) * w, in place (the same operations: a + b = b + a exactly)
+            W = feats[sel] @ L
+            W += cl["logmult"][sel, None]
+            W += logpi[None, :, x1]
+            np.exp(W, out=W)
+            W *= w[None, :]
             M[sel] = W @ P[:, last, :]
             mass[sel] = W.sum(1)
             col = W.sum(0)

@@ -34,7 +34,7 @@ import numpy as np
 
 from kernels._checks import require_finite, require_int, require_memory
 
-from . import _induction_cpu, _ngram_heads_cpu
+from . import _induction_cpu, _minimal_einsum_cpu, _ngram_heads_cpu
 from ._common import (
     per_run_reals,
     require_recording_memory,
@@ -203,11 +203,26 @@ def margin_loss(f: np.ndarray, y: np.ndarray, delta: float, *, norm: float | Non
 # ---------------------------------------------------------------------------------------------
 
 
+_EINSUM_TWINS = {"ij,njk->nik": _minimal_einsum_cpu.ij_njk_nik, "npk,nqk->npq": _minimal_einsum_cpu.npk_nqk_npq,
+                 "npq,nqk->npk": _minimal_einsum_cpu.npq_nqk_npk, "npq,npk->nqk": _minimal_einsum_cpu.npq_npk_nqk,
+                 "npi,npk->ik": _minimal_einsum_cpu.npi_npk_ik, "nik,njk->ij": _minimal_einsum_cpu.nik_njk_ij}
+
+
+def _einsum(spec: str, a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
+    """np.einsum(spec, a, b), bit for bit: for k = 2 symbols and float64 operands by its numba twin in
+    kernels.training._minimal_einsum_cpu (the same products summed in the same order, tested against np.einsum;
+    the order of np.einsum's inner loop is pinned down for k = 2 only), else by np.einsum itself."""
+    if k == 2 and a.dtype == np.float64 and b.dtype == np.float64:
+        return _EINSUM_TWINS[spec](a, b)
+    return np.einsum(spec, a, b)
+
+
 def _masked_softmax(S: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    S = np.where(mask, S, -np.inf)
-    S = S - S.max(-1, keepdims=True)
-    E = np.exp(S)
-    return E / E.sum(-1, keepdims=True)
+    S = np.where(mask, S, -np.inf)  # a new array: the rest in place (the same operations, fewer temporaries)
+    S -= S.max(-1, keepdims=True)
+    np.exp(S, out=S)
+    S /= S.sum(-1, keepdims=True)
+    return S
 
 
 def softmax_minimal_forward(x: np.ndarray, k: int, W: np.ndarray, v: np.ndarray, beta: float):
@@ -219,9 +234,9 @@ def softmax_minimal_forward(x: np.ndarray, k: int, W: np.ndarray, v: np.ndarray,
     m1 = R >= 0
     V = np.where(m1, v[np.clip(R, 0, t - 1)], 0.0)  # V[s, s'] = v_{s-s'+1}
     a1 = _masked_softmax(np.broadcast_to(V, (t, t)), m1)  # (t, t) position weights, row s
-    H = np.einsum("ij,njk->nik", a1, E)  # h_s
+    H = _einsum("ij,njk->nik", a1, E, k)  # h_s
     Q = E @ W  # (n, t, k): e_{x_p}^T W
-    S2 = np.einsum("npk,nqk->npq", Q, H)
+    S2 = _einsum("npk,nqk->npq", Q, H, k)
     a2 = _masked_softmax(S2, m1[None])
     mix = a2 @ E  # (n, t, k)
     logits = beta * mix
@@ -240,12 +255,12 @@ def softmax_minimal_loss_grad(x: np.ndarray, y: np.ndarray, k: int, W: np.ndarra
     G = (np.exp(logp) - Y) / (n * t)  # dL/dlogits
     dbeta = float((G * mix).sum())
     dmix = beta * G
-    da2 = np.einsum("npk,nqk->npq", dmix, E)
+    da2 = _einsum("npk,nqk->npq", dmix, E, k)
     dS2 = a2 * (da2 - (da2 * a2).sum(-1, keepdims=True))
-    dQ = np.einsum("npq,nqk->npk", dS2, H)
-    dH = np.einsum("npq,npk->nqk", dS2, Q)
-    dW = np.einsum("npi,npk->ik", E, dQ)
-    da1 = np.einsum("nik,njk->ij", dH, E)
+    dQ = _einsum("npq,nqk->npk", dS2, H, k)
+    dH = _einsum("npq,npk->nqk", dS2, Q, k)
+    dW = _einsum("npi,npk->ik", E, dQ, k)
+    da1 = _einsum("nik,njk->ij", dH, E, k)
     dV = a1 * (da1 - (da1 * a1).sum(-1, keepdims=True))
     idx = np.arange(t)
     R = idx[:, None] - idx[None, :]

@@ -71,10 +71,11 @@ def _shape(params: dict) -> tuple[int, int]:
 
 
 def _masked_softmax(S: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    S = np.where(mask, S, -np.inf)
-    S = S - S.max(-1, keepdims=True)
-    E = np.exp(S)
-    return E / E.sum(-1, keepdims=True)
+    S = np.where(mask, S, -np.inf)  # a new array: the rest in place (the same operations, fewer temporaries)
+    S -= S.max(-1, keepdims=True)
+    np.exp(S, out=S)
+    S /= S.sum(-1, keepdims=True)
+    return S
 
 
 def multihead_logits(params: dict, x: np.ndarray) -> tuple[np.ndarray, list]:

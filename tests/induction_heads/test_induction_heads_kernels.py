@@ -146,3 +146,37 @@ def test_transformer_logits_match_the_reference_forward():
     a, _ = train_transformer(np.random.default_rng(3), batch, params, 3, batch=4)
     b, _ = train_transformer(np.random.default_rng(3), batch, params, 3, batch=4)
     assert all((a[key] == b[key]).all() for key in a)
+
+
+# the numba twins of the softmax minimal model's einsum contractions (kernels.training._minimal_einsum_cpu): bit for
+# bit np.einsum for k = 2 (the shapes of the trainer and the evaluations, and others)
+_TWIN_SHAPES = {"ij,njk->nik": lambda n, t, k: [(t, t), (n, t, k)], "npk,nqk->npq": lambda n, t, k: [(n, t, k), (n, t, k)],
+                "npq,nqk->npk": lambda n, t, k: [(n, t, t), (n, t, k)], "npq,npk->nqk": lambda n, t, k: [(n, t, t), (n, t, k)],
+                "npi,npk->ik": lambda n, t, k: [(n, t, k), (n, t, k)], "nik,njk->ij": lambda n, t, k: [(n, t, k), (n, t, k)]}
+
+
+@pytest.mark.parametrize("n,t", [(64, 30), (300, 30), (1, 30), (64, 100), (3, 2), (5, 200)])
+def test_einsum_twins_equal_einsum(n, t):
+    from kernels.training.induction import _EINSUM_TWINS, _einsum
+
+    rng = np.random.default_rng(n * 1000 + t)
+    for spec, shapes in _TWIN_SHAPES.items():
+        a, b = (rng.standard_normal(s) for s in shapes(n, t, 2))
+        assert np.array_equal(_EINSUM_TWINS[spec](a, b), np.einsum(spec, a, b)), spec
+        a3, b3 = (rng.standard_normal(s) for s in shapes(n, t, 3))
+        assert np.array_equal(_einsum(spec, a3, b3, 3), np.einsum(spec, a3, b3)), spec  # k != 2: np.einsum itself
+
+
+def test_minimal_loss_grad_equals_the_einsum_formulation(monkeypatch):
+    """softmax_minimal_loss_grad with the twins equals the same function with np.einsum (k = 2, a trained point)."""
+    import kernels.training.induction as ind
+
+    rng = np.random.default_rng(5)
+    k, t = 2, 30
+    x = sample_chains(rng, sample_transition_matrices(rng, k, 64), t + 1)
+    W, v, beta = rng.normal(0, 1, (k, k)), rng.normal(0, 1, t), 1.7
+    fast = softmax_minimal_loss_grad(x[:, :-1], x[:, 1:], k, W, v, beta)
+    monkeypatch.setattr(ind, "_einsum", lambda spec, a, b, k: np.einsum(spec, a, b))
+    slow = softmax_minimal_loss_grad(x[:, :-1], x[:, 1:], k, W, v, beta)
+    assert fast[0] == slow[0] and fast[3] == slow[3]
+    assert np.array_equal(fast[1], slow[1]) and np.array_equal(fast[2], slow[2])

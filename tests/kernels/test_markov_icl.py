@@ -169,3 +169,63 @@ def test_sampler_shapes_and_reproducibility():
 def test_bad_arguments_are_named(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+# ---------------------------------------------------------------------------------------------
+# the numba loops of _markov_icl_cpu and the in-place k2_exact_losses: bit for bit the numpy formulations
+# ---------------------------------------------------------------------------------------------
+
+
+def _sample_chains_numpy(rng, P, length):
+    """sample_chains's former numpy loop (x_1 ~ pi(P); one rng.random(n) per step)."""
+    from kernels.sequence.markov_icl import _categorical
+
+    n, k = P.shape[0], P.shape[-1]
+    x = np.empty((n, length), dtype=np.int64)
+    x[:, 0] = _categorical(rng, stationary(P))
+    idx = np.arange(n)
+    cum = np.cumsum(P, axis=-1)
+    for s in range(1, length):
+        u = rng.random(n)
+        x[:, s] = np.minimum((u[:, None] >= cum[idx, x[:, s - 1]]).sum(-1), k - 1)
+    return x
+
+
+@pytest.mark.parametrize("k,n,length,prior", [(2, 500, 20, "dirichlet"), (3, 200, 31, "doubly"), (5, 50, 1, "iid"), (40, 30, 9, "dirichlet")])
+def test_sample_chains_equals_the_numpy_loop(k, n, length, prior):
+    r1, r2 = np.random.default_rng(k + n), np.random.default_rng(k + n)
+    P = sample_transition_matrices(r1, k, n, prior=prior)
+    assert np.array_equal(P, sample_transition_matrices(r2, k, n, prior=prior))
+    assert np.array_equal(sample_chains(r1, P, length), _sample_chains_numpy(r2, P, length))
+    assert r1.random() == r2.random()  # the same number of draws
+    r1, r2 = np.random.default_rng(1), np.random.default_rng(1)
+    assert np.array_equal(sample_chains(r1, P, length, pi=stationary(P)), sample_chains(r2, P, length))  # the caller's pi
+
+
+@pytest.mark.parametrize("n,k", [(1, 32), (20, 40), (7, 100)])
+def test_vec_mat_and_large_k_stationary_equal_einsum(n, k):
+    from kernels.sequence._markov_icl_cpu import vec_mat
+
+    rng = np.random.default_rng(n * k)
+    P = rng.dirichlet(np.ones(k), size=(n, k))
+    pi = np.full((n, k), 1.0 / k)
+    for _ in range(5):
+        new = np.einsum("...i,...ij->...j", pi, P)
+        assert np.array_equal(vec_mat(pi, P), new)
+        pi = new
+    # the power iteration of stationary(), written with np.einsum
+    pi = np.full((n, k), 1.0 / k)
+    for _ in range(2000):
+        new = np.einsum("...i,...ij->...j", pi, P)
+        done = np.abs(new - pi).max() <= 1e-15
+        pi = new
+        if done:
+            break
+    assert np.array_equal(stationary(P), pi / pi.sum(-1, keepdims=True))
+
+
+def test_k2_exact_losses_pinned_values():
+    """The values of the former out-of-place weights (exp(logmult + feats @ L + logpi) * w), bit for bit."""
+    assert k2_exact_losses(12) == {"total": 1.0, "stationary": 0.08293808908390822, "uniform": 0.2122578964952374,
+                                   "unigram": 0.10683730024529026, "bigram": 0.057472819621123605,
+                                   "bayes": 0.055051144503304505}

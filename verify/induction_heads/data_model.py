@@ -115,16 +115,14 @@ def check_data_model(statement: DataModel, p, ctx) -> Verdict:
     ev = Evidence("le", rigor=Rigor.STATISTICAL)
     n, t = p["n"], p["t"]
     for k in (2, 3, 5):
-        rng = ctx.rng(f"k={k}")
-        P = sample_transition_matrices(rng, k, n, alpha=statement.alpha)
+        rng, P, pi = _data_model_draws(ctx, k, n, statement.alpha)
         sq = P[:, 0, 0] ** 2
         z = float((sq.mean() - 2.0 / (k * (k + 1))) / (sq.std(ddof=1) / math.sqrt(n)))
         ev.add({"k": k, "alpha": statement.alpha, "part": "flat_is_uniform: |z| of E P_00^2 - 2/(k(k+1))"}, abs(z), 4.0)
-        pi = stationary(P)
         resid = float(np.abs(np.einsum("ni,nij->nj", pi, P) - pi).max())
         ev.add({"k": k, "part": "max |pi P - pi|"}, resid, 1e-12)
         ev.add({"k": k, "part": "min pi >= 0"}, 0.0, float(pi.min()))
-        x = sample_chains(rng, P, t, first=statement.first)
+        x = sample_chains(rng, P, t, first=statement.first, pi=pi)
         for s in (1, t):
             d = (x[:, s - 1] == 0) - pi[:, 0]
             z = float(d.mean() / (d.std(ddof=1) / math.sqrt(n)))
@@ -148,6 +146,29 @@ def check_data_model(statement: DataModel, p, ctx) -> Verdict:
         se1 = float((num1 - freq1 * den).std(ddof=1) * math.sqrt(n) / den.sum())
         ev.add({"k": k, "part": "transitions: |z| frequency 0 -> 1 vs visit-weighted P_01"}, abs(float(freq1 - target1)) / se1, 4.0)
     return ev.verdict(seed=ctx.seed("k=2"))
+
+
+_DRAWS_CACHE: dict = {}
+
+
+def _data_model_draws(ctx, k: int, n: int, alpha: float):
+    """(the stream ctx.rng(f"k={k}") positioned after the draw of P, P, stationary(P)): P depends on alpha only, so
+    the printed statement and the x1-uniform mutant share one draw and one solve (cached: P, pi and the stream's
+    state after P, restored into a fresh generator; read-only arrays)."""
+    key = (ctx.claim_id, ctx.seed(f"k={k}"), k, n, float(alpha))
+    if key not in _DRAWS_CACHE:
+        rng = ctx.rng(f"k={k}")
+        P = sample_transition_matrices(rng, k, n, alpha=alpha)
+        pi = stationary(P)
+        P.setflags(write=False)
+        pi.setflags(write=False)
+        while len(_DRAWS_CACHE) >= 3:  # one statement's three k are enough: the next statement reuses or replaces them
+            del _DRAWS_CACHE[next(iter(_DRAWS_CACHE))]
+        _DRAWS_CACHE[key] = (rng.bit_generator.state, P, pi)
+    state, P, pi = _DRAWS_CACHE[key]
+    rng = ctx.rng(f"k={k}")
+    rng.bit_generator.state = state
+    return rng, P, pi
 
 
 # ---------------------------------------------------------------------------------------------

@@ -299,16 +299,37 @@ def check_matrix_powers(statement: PowerFormula, p, ctx) -> Verdict:
     ev.add({"part": "n = 0 gives I (symbolic)"}, base_ok, relation="true")
     ev.add({"part": "P * form(n) = form(n+1) (symbolic)"}, step_ok, relation="true")
     ev.add({"part": "pi P = pi (symbolic)"}, _e15_stationary(statement.lam_shift, statement.pi_swapped), relation="true")
-    for fa, fb, powers in _e15_points(ctx, p["points"], p["n_max"]):
-        for k, M in enumerate(powers):
-            C = _closed_power(fa, fb, k, statement)
-            for r in range(2):
-                for s in range(2):
-                    if C[r][s] != M[r][s]:
-                        ev.add({"a": fa, "b": fb, "n": k, "entry": f"{r + 1}{s + 1}"}, C[r][s], M[r][s])
-                        break
+    for fa, fb, misses in _e15_point_misses(ctx, p["points"], p["n_max"], statement.lam_shift, statement.lam_exp_shift):
+        for k, r, s, c, m in misses:
+            ev.add({"a": fa, "b": fb, "n": k, "entry": f"{r + 1}{s + 1}"}, c, m)
         ev.add({"a": fa, "b": fb, "part": f"all n <= {p['n_max']} checked"}, True, relation="true")
     return ev.verdict()
+
+
+_E15_MISSES: dict = {}
+
+
+def _e15_point_misses(ctx, points: int, n_max: int, lam_shift: int, lam_exp_shift: int) -> tuple:
+    """Per rational point (a, b, misses): the entries (n, r, s, form, power) where the closed form (with these
+    two fields, the only ones _closed_power reads) differs from the exact power, the first of each row r,
+    in the order of the comparison.  Cached by the fields: a mutant that shares them with the printed
+    statement (pi-swapped) reuses its comparisons (the same exact Fractions)."""
+    key = (ctx.claim_id, ctx.seed("points"), points, n_max, lam_shift, lam_exp_shift)
+    if key not in _E15_MISSES:
+        f = PowerFormula(lam_shift=lam_shift, lam_exp_shift=lam_exp_shift)
+        out = []
+        for fa, fb, powers in _e15_points(ctx, points, n_max):
+            misses = []
+            for k, M in enumerate(powers):
+                C = _closed_power(fa, fb, k, f)
+                for r in range(2):
+                    for s in range(2):
+                        if C[r][s] != M[r][s]:
+                            misses.append((k, r, s, C[r][s], M[r][s]))
+                            break
+            out.append((fa, fb, tuple(misses)))
+        _E15_MISSES[key] = tuple(out)
+    return _E15_MISSES[key]
 
 
 # ---------------------------------------------------------------------------------------------
