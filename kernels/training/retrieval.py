@@ -339,6 +339,23 @@ def bigru_forward_backward(params: dict, Z: np.ndarray, Y: np.ndarray | None = N
     return out, loss, g
 
 
+@numba.njit(cache=True)
+def _adam_update(p, g, m, v, beta1, beta2, bc1, bc2, lr, eps, wd):
+    """One Adam(W) step on flat float64 arrays, in place: the operations of ``Adam.step``'s numpy form, element by
+    element in the same order (no fastmath, so the same bits) without its temporaries."""
+    c1 = 1 - beta1
+    c2 = 1 - beta2
+    for i in range(p.shape[0]):
+        gi = g[i]
+        mi = m[i] * beta1
+        mi = mi + c1 * gi
+        m[i] = mi
+        vi = v[i] * beta2
+        vi = vi + c2 * gi * gi
+        v[i] = vi
+        p[i] = p[i] - lr * ((mi / bc1) / (np.sqrt(vi / bc2) + eps) + wd * p[i])
+
+
 @dataclass
 class Adam:
     """Adam / AdamW (decoupled weight decay) on a dict of arrays; ``step`` updates in place."""
@@ -356,9 +373,17 @@ class Adam:
 
     def step(self, params: dict, grads: dict) -> None:
         self.t += 1
+        bc1, bc2 = 1 - self.beta1**self.t, 1 - self.beta2**self.t
         for k, g in grads.items():
             m = self.m.setdefault(k, np.zeros_like(g))
             v = self.v.setdefault(k, np.zeros_like(g))
+            p = params[k]
+            if (p.dtype == g.dtype == m.dtype == v.dtype == np.float64 and p.shape == g.shape == m.shape == v.shape
+                    and p.flags.c_contiguous and g.flags.c_contiguous and m.flags.c_contiguous and v.flags.c_contiguous
+                    and p.flags.writeable):
+                _adam_update(p.reshape(-1), g.reshape(-1), m.reshape(-1), v.reshape(-1), self.beta1, self.beta2,
+                             bc1, bc2, self.lr, self.eps, self.weight_decay)
+                continue
             m *= self.beta1
             m += (1 - self.beta1) * g
             v *= self.beta2
