@@ -446,6 +446,16 @@ def _simulate_alg2(statement: Alg2Statement, d: int, m: int, r: int, trials: int
     return succ, picked
 
 
+@functools.lru_cache(maxsize=8)
+def _simulate_alg2_cached(validation: str, d: int, m: int, r: int, trials: int, eps: Fraction, seed: int) -> tuple:
+    """``_simulate_alg2`` on the named stream ``seed`` (ctx.rng's generator), cached on what it reads of the
+    statement (the validation block): the printed statement, the proof step and the no-union-bound mutant share
+    one simulation.  Returns (#successes, ((learner, times picked), ...))."""
+    succ, picked = _simulate_alg2(Alg2Statement(validation, _ALG2.union, ""), d, m, r, trials, eps,
+                                  np.random.default_rng(np.random.SeedSequence(seed)))
+    return succ, tuple(picked.items())
+
+
 @claim(
     id="seed003.claim_1",
     source=SOURCE,
@@ -604,7 +614,8 @@ def check_claim_1(statement: Alg2Statement, p, ctx) -> Verdict:
     ev.details["(b) the proof's bound on M does not cover the selection step"] = gap
     # (c) simulation
     eps = Fraction(1, 4)
-    succ, picked = _simulate_alg2(statement, p["d_sim"], 2, p["r_sim"], p["trials"], eps, ctx.rng("alg2"))
+    succ, picked = _simulate_alg2_cached(statement.validation, p["d_sim"], 2, p["r_sim"], p["trials"], eps, ctx.seed("alg2"))
+    picked = dict(picked)
     _lo, hi = clopper_pearson(succ, p["trials"], 2e-3)
     ev.add({"part": "(c) simulated Algorithm 2: Pr[err <= best + 1/4] (upper confidence end) >= 3/4", "trials": p["trials"],
             "successes": succ, "picked": picked, "r": p["r_sim"], "d": p["d_sim"]}, 1 - Fraction(1, 4), hi)
