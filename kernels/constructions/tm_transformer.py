@@ -447,14 +447,23 @@ def compile_transformer(tm: TuringMachine, T: int, *, w_pos: int | None = None, 
 
 def _attend(at: _Attn, h: np.ndarray, keys: np.ndarray, residual: bool):
     q = at.WQ @ h + at.bQ
-    scores = np.concatenate([[q @ at.K0], (keys @ at.WK.T + at.bK) @ q]) if len(keys) else np.array([q @ at.K0])
-    vals = np.vstack([at.V0[None, :], keys @ at.WV.T + at.bV]) if len(keys) else at.V0[None, :]
+    n = len(keys)
+    scores = np.empty(n + 1)
+    scores[0] = q @ at.K0
+    vals = np.empty((n + 1, at.V0.shape[0]))
+    vals[0] = at.V0
+    if n:
+        scores[1:] = (keys @ at.WK.T + at.bK) @ q
+        vals[1:] = keys @ at.WV.T + at.bV
     top = scores.max()
     J = np.flatnonzero(scores == top)
     below = scores[scores < top]
     gap = float(top - below.max()) if below.size else None
-    tie_values_equal = bool(np.all(vals[J] == vals[J[0]]))
-    out = vals[J].mean(axis=0)
+    if J.size == 1:  # the mean of one row, as numpy's mean computes it: (0 + v) / 1 = 0 + v
+        tie_values_equal, out = True, vals[J[0]] + 0.0
+    else:
+        tie_values_equal = bool(np.all(vals[J] == vals[J[0]]))
+        out = vals[J].mean(axis=0)
     return (h + out if residual else out), gap, tie_values_equal, scores
 
 
@@ -471,15 +480,15 @@ def run_transformer(model: Transformer, x, T: int | None = None, *, keep_scores:
     require_memory("T", T, 8 * T * model.dim * (len(model.layers) + (2 + 2 * len(model.layers) if keep_layers else 1)),
                    what="the per-layer key caches of T decoder steps")
     enc = np.array([model.E[:, v] + model.beta(j + 1) for j, v in enumerate(x)]).reshape(len(x), model.dim)
-    caches = [np.zeros((0, model.dim)) for _ in model.layers]
+    caches = [np.empty((T, model.dim)) for _ in model.layers]  # row i - 1: layer L's input at step i (keys)
     o = [model.h0.copy()]
     gaps, ties_ok, score_log, trace = [], True, [], []
     for i in range(1, T + 1):
         h = o[-1] + model.beta(i - 1 if model.pos1_lag else i)
         steps = []
         for L, (sa, ea, ff) in enumerate(model.layers):
-            caches[L] = np.vstack([caches[L], h[None, :]])
-            for kind, att, memory in (("self", sa, caches[L]), ("enc", ea, enc)):
+            caches[L][i - 1] = h
+            for kind, att, memory in (("self", sa, caches[L][:i]), ("enc", ea, enc)):
                 if att is None:
                     continue
                 h, gap, tie, sc = _attend(att, h, memory, model.residual)

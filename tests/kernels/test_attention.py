@@ -380,6 +380,26 @@ def test_forward_reference_embedding():
     assert TA._embed(p, B).tobytes() == X.tobytes()
 
 
+@pytest.mark.parametrize("T,d,k,m", [(6, 4, 3, 40), (32, 8, 8, 500), (1, 1, 1, 3), (17, 5, 2, 1)])
+def test_forward_reference_equals_its_einsum_form(T, d, k, m):
+    """forward_reference's attention average (kernels.training._einsum_order._sum_outer_seq) equals the
+    einsum("mt,mtd->md") it replaced, bit for bit on x86-64 (to rounding elsewhere)."""
+    import platform
+
+    shp = TA.make_shapes(T, d, k)
+    B, _ = _data(T, m, 3)
+    theta = TA.init_params(T, d, k, [7], init_scale=0.7)[0]
+    z, a = TA.forward_reference(theta, shp, B)
+    p = shp.unpack(theta)
+    X = TA._embed(p, B)
+    xbar = np.einsum("mt,mtd->md", a, X)
+    z0 = (xbar @ p["WV"]) @ p["u"] + p["c"]
+    if platform.machine() in ("x86_64", "AMD64"):
+        assert z.tobytes() == z0.tobytes()
+    else:
+        np.testing.assert_allclose(z, z0, rtol=1e-12, atol=1e-15)
+
+
 def test_trainer_validation():
     shp = TA.make_shapes(4, 2, 2)
     theta0 = TA.init_params(4, 2, 2, [0])

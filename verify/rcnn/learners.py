@@ -12,6 +12,7 @@ large (Theorem 1's success probability is about 10^(-3.5e5) at s = 2) only its f
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -84,6 +85,12 @@ def _p_no4(d: int, m: int, inv_eps: int, inv_delta: int, k: int) -> int:
 
 _O1_PRINTED = ReductionStatement(_p_printed, lambda M, k: _pow2_ceil_log(M, 3 * k),
                                  "p = (eps delta)^-3k + (4dm)^3k, r = 2^floor(-log2(M)/(3k))")
+
+
+@functools.lru_cache(maxsize=256)
+def _inv_pow2(j: int) -> Fraction:
+    """Fraction(1, 2^j), built once per j (check_observation_1 records it in every case)."""
+    return Fraction(1, 1 << j)
 
 
 def observation_1_case(st: ReductionStatement, k: int, d: int, m: int, a: int, b: int, M: int) -> dict:
@@ -188,8 +195,8 @@ def check_observation_1(statement: ReductionStatement, p, ctx) -> Verdict:
                         Ms = [pp, pp + 1, 2 * pp, pp * pp] + [rnd.randint(pp, 4 * pp) for _ in range(p["random_M"])]
                         for M in Ms:
                             q = observation_1_case(statement, k, d, m, a, b, M)
-                            case = {"k": k, "d": d, "m": m, "eps": Fraction(1, 1 << a), "delta": Fraction(1, 1 << b),
-                                    "M": M, "r": Fraction(1, 1 << q["j"])}
+                            case = {"k": k, "d": d, "m": m, "eps": _inv_pow2(a), "delta": _inv_pow2(b),
+                                    "M": M, "r": _inv_pow2(q["j"])}
                             ok_r = q["r_in_2^-N"] and q["r <= min(eps, delta)"] and q["bracket M^(-1/3k)/2 <= r <= M^(-1/3k)"]
                             ev.add(dict(case, part="r legal, r <= min(eps, delta), bracket"), bool(ok_r), relation="true",
                                    part="r_legal")
@@ -439,6 +446,16 @@ def _simulate_alg2(statement: Alg2Statement, d: int, m: int, r: int, trials: int
     return succ, picked
 
 
+@functools.lru_cache(maxsize=8)
+def _simulate_alg2_cached(validation: str, d: int, m: int, r: int, trials: int, eps: Fraction, seed: int) -> tuple:
+    """``_simulate_alg2`` on the named stream ``seed`` (ctx.rng's generator), cached on what it reads of the
+    statement (the validation block): the printed statement, the proof step and the no-union-bound mutant share
+    one simulation.  Returns (#successes, ((learner, times picked), ...))."""
+    succ, picked = _simulate_alg2(Alg2Statement(validation, _ALG2.union, ""), d, m, r, trials, eps,
+                                  np.random.default_rng(np.random.SeedSequence(seed)))
+    return succ, tuple(picked.items())
+
+
 @claim(
     id="seed003.claim_1",
     source=SOURCE,
@@ -597,7 +614,8 @@ def check_claim_1(statement: Alg2Statement, p, ctx) -> Verdict:
     ev.details["(b) the proof's bound on M does not cover the selection step"] = gap
     # (c) simulation
     eps = Fraction(1, 4)
-    succ, picked = _simulate_alg2(statement, p["d_sim"], 2, p["r_sim"], p["trials"], eps, ctx.rng("alg2"))
+    succ, picked = _simulate_alg2_cached(statement.validation, p["d_sim"], 2, p["r_sim"], p["trials"], eps, ctx.seed("alg2"))
+    picked = dict(picked)
     _lo, hi = clopper_pearson(succ, p["trials"], 2e-3)
     ev.add({"part": "(c) simulated Algorithm 2: Pr[err <= best + 1/4] (upper confidence end) >= 3/4", "trials": p["trials"],
             "successes": succ, "picked": picked, "r": p["r_sim"], "d": p["d_sim"]}, 1 - Fraction(1, 4), hi)

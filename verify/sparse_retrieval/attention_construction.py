@@ -3,6 +3,7 @@ adversarial instance where the attention-error bound is tight to first order."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from math import ceil, e, exp, log, sqrt
 
@@ -37,6 +38,70 @@ def _adversarial_codes(rng, N, d_e, target):
     for j, s in zip(others, sets):
         codes[j, list(s)] *= -1
     return codes
+
+
+@functools.lru_cache(maxsize=4)
+def _lemma11_cases(seed: int, n: int, N_max: int, all_eps: bool, alpha_coef: float, alpha_q_power: int, slot: int,
+                   heads_minus_q: int) -> tuple:
+    """The executed constructions of check_lemma_11 (cached on what they depend on: the statement's alpha and
+    construction fields, not its bound coefficients, so the bound mutants re-read the printed statement's runs).
+    One record per (N, q, eps, instance): (N, q, eps, instance, alpha, d_e, r_x, r_a, r_w, m, head error,
+    ((link, output error), ...), norms per link on the random instance at eps = 1e-4 (else None))."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    d = 4
+    out = []
+    Ns = [N for N in (8, 16, 64, 256, 1024, 4096) if N <= N_max]
+    for N in Ns:
+        d_e = 8 * ceil((ceil(16 * log(N)) + 8) / 8)  # multiple of 8: the adversarial overlaps are exactly 1/2
+        r_x = sqrt(3 * e * d * log(n * N))
+        for q in (1, 2, 3):
+            u = rng.standard_normal((q, d))
+            u /= np.linalg.norm(u, axis=1, keepdims=True)
+            v = u[0]
+            m = 2 * q
+            for eps in ((1e-2, 1e-4, 1e-6) if all_eps else (1e-4,)):
+                r_a, r_w = 2.0 * q, 1.0
+                alpha = (alpha_coef * q ** alpha_q_power / d
+                         * log(2 * r_a * r_w * r_x * N * sqrt(q) / sqrt(eps)))
+                W = lemma11_query_key(d, d_e, q, alpha, slot=slot)
+                H = q + heads_minus_q
+                D = W.shape[1]
+                readouts = {"linear": lemma11_readout_linear(u, D), "tight": _tight_readout(v, q, D, r_a, r_w, m)}
+                for inst in ("random", "adversarial"):
+                    if inst == "random":
+                        codes = assumption3_codes(rng, N, d_e)
+                        x = rng.standard_normal((n, N, d))
+                        nrm = np.linalg.norm(x, axis=2, keepdims=True)
+                        x = np.where(nrm > r_x, x * (r_x / nrm), x)
+                        t = rng.integers(0, N, size=(n, N, q))
+                    else:
+                        if N > 256 or eps != 1e-4:
+                            continue
+                        tgt = int(rng.integers(0, N))
+                        codes = _adversarial_codes(rng, N, d_e, tgt)  # d_e is a multiple of 8 here
+                        x = np.broadcast_to(-r_x * v, (1, N, d)).copy()
+                        x[0, tgt] = r_x * v
+                        t = np.full((1, N, q), tgt)
+                    Z = encode_transformer(x, t, codes)
+                    heads = (attention_heads(Z, W[:H], backend="cpu" if N >= 64 else "numpy") if H > 0
+                             else np.zeros((x.shape[0], N, 0, D)))
+                    target = np.take_along_axis(x[:, :, None, :], t.reshape(x.shape[0], N * q)[:, :, None, None],
+                                                axis=1).reshape(x.shape[0], N, q, d)
+                    head_err = float(np.linalg.norm(heads[..., :d] - target[:, :, :H], axis=3).max()) if H > 0 else 0.0
+                    tz = np.zeros((x.shape[0], N, q * D))
+                    for l in range(q):
+                        tz[:, :, l * D: l * D + d] = target[:, :, l]
+                    links, norms = [], ({} if inst == "random" and eps == 1e-4 else None)
+                    for link, (a, W2, b2) in readouts.items():
+                        yhat = two_layer(heads.reshape(x.shape[0], N, H * D), a, W2[:, : H * D], b2)  # the H heads present
+                        g = two_layer(tz, a, W2, b2)  # the exact link on the retrieved tokens
+                        links.append((link, float(np.abs(yhat - g).max())))
+                        if norms is not None:
+                            norms[link] = (float(np.linalg.norm(W[0], axis=0).sum()), float(np.linalg.norm(a)),
+                                           float(np.sqrt(np.linalg.norm(W2) ** 2 + np.linalg.norm(b2) ** 2)),
+                                           W[:H].shape[0])
+                    out.append((N, q, eps, inst, alpha, d_e, r_x, r_a, r_w, m, head_err, tuple(links), norms))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -167,64 +232,21 @@ def check_lemma_11(st: Lemma11Statement, p, ctx) -> Verdict:
     ~0.23 (q = 1; its Lipschitz constant sqrt(2q) < r_a r_w = 2q): the old check's sharpness for the output bound.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    rng = ctx.rng("lemma11")
-    d, n = 4, p["prompts"]
-    Ns = [N for N in (8, 16, 64, 256, 1024, 4096) if N <= p["N_max"]]
-    for N in Ns:
-        d_e = 8 * ceil((ceil(16 * log(N)) + 8) / 8)  # multiple of 8: the adversarial overlaps are exactly 1/2
-        r_x = sqrt(3 * e * d * log(n * N))
-        for q in (1, 2, 3):
-            u = rng.standard_normal((q, d))
-            u /= np.linalg.norm(u, axis=1, keepdims=True)
-            v = u[0]
-            m = 2 * q
-            for eps in ((1e-2, 1e-4, 1e-6) if p["all_eps"] else (1e-4,)):
-                r_a, r_w = 2.0 * q, 1.0
-                alpha = (st.alpha_coef * q ** st.alpha_q_power / d
-                         * log(2 * r_a * r_w * r_x * N * sqrt(q) / sqrt(eps)))
-                W = lemma11_query_key(d, d_e, q, alpha, slot=st.slot)
-                H = q + st.heads_minus_q
-                D = W.shape[1]
-                bound_head = st.head_coef * (N - 1) * r_x * exp(-alpha * d / (st.exponent_den * q))
-                readouts = {"linear": lemma11_readout_linear(u, D), "tight": _tight_readout(v, q, D, r_a, r_w, m)}
-                for inst in ("random", "adversarial"):
-                    if inst == "random":
-                        codes = assumption3_codes(rng, N, d_e)
-                        x = rng.standard_normal((n, N, d))
-                        nrm = np.linalg.norm(x, axis=2, keepdims=True)
-                        x = np.where(nrm > r_x, x * (r_x / nrm), x)
-                        t = rng.integers(0, N, size=(n, N, q))
-                    else:
-                        if N > 256 or eps != 1e-4:
-                            continue
-                        tgt = int(rng.integers(0, N))
-                        codes = _adversarial_codes(rng, N, d_e, tgt)  # d_e is a multiple of 8 here
-                        x = np.broadcast_to(-r_x * v, (1, N, d)).copy()
-                        x[0, tgt] = r_x * v
-                        t = np.full((1, N, q), tgt)
-                    Z = encode_transformer(x, t, codes)
-                    heads = (attention_heads(Z, W[:H], backend="cpu" if N >= 64 else "numpy") if H > 0
-                             else np.zeros((x.shape[0], N, 0, D)))
-                    target = np.take_along_axis(x[:, :, None, :], t.reshape(x.shape[0], N * q)[:, :, None, None],
-                                                axis=1).reshape(x.shape[0], N, q, d)
-                    head_err = float(np.linalg.norm(heads[..., :d] - target[:, :, :H], axis=3).max()) if H > 0 else 0.0
-                    tz = np.zeros((x.shape[0], N, q * D))
-                    for l in range(q):
-                        tz[:, :, l * D: l * D + d] = target[:, :, l]
-                    for link, (a, W2, b2) in readouts.items():
-                        yhat = two_layer(heads.reshape(x.shape[0], N, H * D), a, W2[:, : H * D], b2)  # the H heads present
-                        g = two_layer(tz, a, W2, b2)  # the exact link on the retrieved tokens
-                        out_err = float(np.abs(yhat - g).max())
-                        case = {"N": N, "q": q, "eps": eps, "codes": inst, "link": link, "alpha": alpha, "d_e": d_e}
-                        if link == "linear":
-                            ev.add(case, head_err, bound_head * (1 + 1e-12), part="head_error")
-                        ev.add(case, out_err, st.out_coef * sqrt(eps), part="output_error")
-                        if inst == "random" and eps == 1e-4:
-                            norm21 = float(np.linalg.norm(W[0], axis=0).sum())
-                            ev.add(case, norm21, st.norm_coef * q * d_e / d
-                                   * log(2 * r_a * r_w * r_x * N * sqrt(q) / sqrt(eps)) * (1 + 1e-12), part="wqk_norm")
-                            ev.add(case, float(np.linalg.norm(a)), st.a_factor * r_a / sqrt(m) * (1 + 1e-12), part="a_norm")
-                            ev.add(case, float(np.sqrt(np.linalg.norm(W2) ** 2 + np.linalg.norm(b2) ** 2)),
-                                   st.w_factor * sqrt(m) * r_w * (1 + 1e-12), part="w_norm")
-                            ev.add(dict(case, part="heads"), W[:H].shape[0], q, relation="eq")
+    d = 4
+    for rec in _lemma11_cases(ctx.seed("lemma11"), p["prompts"], p["N_max"], p["all_eps"], st.alpha_coef,
+                              st.alpha_q_power, st.slot, st.heads_minus_q):
+        N, q, eps, inst, alpha, d_e, r_x, r_a, r_w, m, head_err, links, norms = rec
+        bound_head = st.head_coef * (N - 1) * r_x * exp(-alpha * d / (st.exponent_den * q))
+        for link, out_err in links:
+            case = {"N": N, "q": q, "eps": eps, "codes": inst, "link": link, "alpha": alpha, "d_e": d_e}
+            if link == "linear":
+                ev.add(case, head_err, bound_head * (1 + 1e-12), part="head_error")
+            ev.add(case, out_err, st.out_coef * sqrt(eps), part="output_error")
+            if norms is not None:
+                norm21, a_norm, w_norm, n_heads = norms[link]
+                ev.add(case, norm21, st.norm_coef * q * d_e / d
+                       * log(2 * r_a * r_w * r_x * N * sqrt(q) / sqrt(eps)) * (1 + 1e-12), part="wqk_norm")
+                ev.add(case, a_norm, st.a_factor * r_a / sqrt(m) * (1 + 1e-12), part="a_norm")
+                ev.add(case, w_norm, st.w_factor * sqrt(m) * r_w * (1 + 1e-12), part="w_norm")
+                ev.add(dict(case, part="heads"), n_heads, q, relation="eq")
     return ev.verdict(seed=ctx.seed("lemma11"))

@@ -8,6 +8,7 @@ the statement object; docs/audit/seed002_data_model.md has the table.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -256,6 +257,24 @@ def _label_bound(st: MomentConstants, r: float) -> float:
     return sqrt(st.C_y * r**st.s) if st.y_rate_inside_sqrt else sqrt(st.C_y) * r**st.s
 
 
+@functools.lru_cache(maxsize=256)
+def _token_search(d: int, C_x: float, r_min: float, seed: int) -> tuple[float, str]:
+    """check_assumption_1's adversarial search over r of the token ratio at d: (r, method); cached on what it
+    depends on (the mutants that change only the label constants re-read the printed statement's searches)."""
+    best = maximize_continuous(lambda v: _norm_moment(d, float(v[0])) / sqrt(C_x * d * float(v[0])), [(r_min, _R_MAX)],
+                               seed=seed, restarts=2, starts=[[r_min]], maxiter=50)
+    return float(best.x[0]), best.method
+
+
+@functools.lru_cache(maxsize=16)
+def _label_search(C_y: float, s: float, y_rate_inside_sqrt: bool, r_min: float, seed: int) -> tuple[float, str]:
+    """check_assumption_1's adversarial search over r of the label ratio: (r, method), cached like _token_search."""
+    st = MomentConstants(C_y=C_y, s=s, r_min=r_min, y_rate_inside_sqrt=y_rate_inside_sqrt)
+    best = maximize_continuous(lambda v: _norm_moment(1, float(v[0])) / _label_bound(st, float(v[0])), [(r_min, _R_MAX)],
+                               seed=seed, restarts=4, starts=[[r_min]], maxiter=50)
+    return float(best.x[0]), best.method
+
+
 @claim(
     id="seed002.assumption_1",
     source=SOURCE,
@@ -339,16 +358,12 @@ def check_assumption_1(st: MomentConstants, p, ctx) -> Verdict:
         rhs = lambda r: sqrt(st.C_x * d * r)  # noqa: E731
         for r in rs:
             ev.add({"part": "token", "d": d, "r": r}, _norm_moment(d, r), rhs(r), part="token")
-        best = maximize_continuous(lambda v: _norm_moment(d, float(v[0])) / rhs(float(v[0])), [(st.r_min, _R_MAX)],
-                                   seed=seed + d, restarts=2, starts=[[st.r_min]], maxiter=50)
-        r = float(best.x[0])
-        ev.add({"part": "token", "d": d, "r": r, "search": best.method}, _norm_moment(d, r), rhs(r), part="token")
+        r, method = _token_search(d, st.C_x, st.r_min, seed + d)
+        ev.add({"part": "token", "d": d, "r": r, "search": method}, _norm_moment(d, r), rhs(r), part="token")
     for r in rs:
         ev.add({"part": "label", "r": r}, _norm_moment(1, r), _label_bound(st, r), part="label")
-    best = maximize_continuous(lambda v: _norm_moment(1, float(v[0])) / _label_bound(st, float(v[0])), [(st.r_min, _R_MAX)],
-                               seed=seed, restarts=4, starts=[[st.r_min]], maxiter=50)
-    r = float(best.x[0])
-    ev.add({"part": "label", "r": r, "search": best.method}, _norm_moment(1, r), _label_bound(st, r), part="label")
+    r, method = _label_search(st.C_y, st.s, st.y_rate_inside_sqrt, st.r_min, seed)
+    ev.add({"part": "label", "r": r, "search": method}, _norm_moment(1, r), _label_bound(st, r), part="label")
     for r in (1.0, 2.5, 10.0, _R_MAX):
         for d in (1, 7, ds[-1]):
             ev.add({"part": "token", "check": "closed form = kernel", "d": d, "r": r}, _norm_moment(d, r),

@@ -457,6 +457,17 @@ def _p26_box_max(rh, rx):
 
 
 @lru_cache(maxsize=8)
+def _p26_points(range_power: int, seed: int) -> tuple:
+    """The (r^h, r^x) points of check_proposition_26's box and Lipschitz parts with 1 + (r^h)^2 + (r^x)^2 and the
+    exact box maximum (exact Fractions; statement-independent, so computed once for the printed statement and its
+    mutants): the grid {0, 1/4, ..., 4}^2, the sharpness search's points, (50, 50) and (0, 50)."""
+    extra = list(_p26_search_points(range_power, seed))
+    grid = [(Fraction(a, 4), Fraction(bb, 4)) for a in range(17) for bb in range(17)]
+    return tuple((rh, rx, 1 + rh**2 + rx**2, _p26_box_max(rh, rx))
+                 for rh, rx in grid + extra + [(Fraction(50), Fraction(50)), (Fraction(0), Fraction(50))])
+
+
+@lru_cache(maxsize=8)
 def _p26_search_points(range_power: int, seed: int):
     """Adversarial points of the sharpness search (the argmax does not depend on the coefficients, only on the
     power of R): seeded multi-start L-BFGS-B over (r^h, r^x) in [0, 50]^2, rounded to rationals."""
@@ -598,11 +609,7 @@ def check_proposition_26(st: TransitionFacts, p, ctx) -> Verdict:
             ev.add({"b": b, "z": z}, abs(z - stz), st.st_factor * b, part="st_error")
             ev.add({"z": z, "part": "identity"}, r(z) - r(-z), z, relation="eq")
 
-    extra = list(_p26_search_points(st.range_power, ctx.seed("sharpness")))
-    grid = [(Fraction(a, 4), Fraction(bb, 4)) for a in range(17) for bb in range(17)]
-    for rh, rx in grid + extra + [(Fraction(50), Fraction(50)), (Fraction(0), Fraction(50))]:
-        R2 = 1 + rh**2 + rx**2
-        box_max = _p26_box_max(rh, rx)
+    for rh, rx, R2, box_max in _p26_points(st.range_power, ctx.seed("sharpness")):
         case = {"r_h": rh, "r_x": rx}
         rhs = st.range_coef_sq * R2**st.range_power
         ev.add(case, box_max**2, rhs, part="lemma42_range")
