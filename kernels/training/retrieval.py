@@ -53,9 +53,7 @@ def ffn_forward_backward(params: dict, X: np.ndarray, Y: np.ndarray | None = Non
     out = h @ params["A"].T
     if Y is None:
         return out
-    diff = out - Y
-    loss = float(np.mean(diff**2))
-    g_out = 2 * diff / diff.size
+    loss, g_out = _mse(out, Y)
     gA = g_out.T @ h
     g_pre = (g_out @ params["A"]) * (pre > 0)
     return out, loss, {"W": g_pre.T @ X, "c": g_pre.sum(0), "A": gA}
@@ -104,14 +102,10 @@ def transformer_forward_backward(params: dict, Z: np.ndarray, Y: np.ndarray | No
     Zrep = np.ascontiguousarray(np.broadcast_to(Z[:, None], (n, H, N, D))).reshape(n * H, N, D)
     O = np.ascontiguousarray(_sum_outer_seq(PmT.reshape(n * H, N, N), Zrep).reshape(n, H, N, D)
                              .transpose(0, 2, 1, 3)).reshape(n, N, H * D)
-    pre = O @ params["W2"].T + params["b2"]
-    hid = np.maximum(pre, 0.0)
-    out = hid @ params["a"] + params["c2"][0]
+    pre, hid, out = _readout(params, O)
     if Y is None:
         return out
-    diff = out - Y
-    loss = float(np.mean(diff**2))
-    g_out = 2 * diff / diff.size
+    loss, g_out = _mse(out, Y)
     g = {"a": _sum_outer_seq(np.ascontiguousarray(g_out).reshape(1, n * N, 1), hid.reshape(1, n * N, m))[0, 0],
          "c2": np.array([g_out.sum()])}
     g_pre = g_out[:, :, None] * params["a"] * (pre > 0)
@@ -133,6 +127,19 @@ def transformer_forward_backward(params: dict, Z: np.ndarray, Y: np.ndarray | No
     return out, loss, g
 
 
+def _readout(params: dict, O: np.ndarray):
+    """(pre, hid, out) of the transformer's ReLU readout of the attention output O (n, N, H D)."""
+    pre = O @ params["W2"].T + params["b2"]
+    hid = np.maximum(pre, 0.0)
+    return pre, hid, hid @ params["a"] + params["c2"][0]
+
+
+def _mse(out: np.ndarray, Y: np.ndarray) -> tuple[float, np.ndarray]:
+    """(mean squared error over all positions, its gradient with respect to ``out``)."""
+    diff = out - Y
+    return float(np.mean(diff**2)), 2 * diff / diff.size
+
+
 def _transformer_forward_backward_einsum(params: dict, Z: np.ndarray, Y: np.ndarray | None = None):
     """The numpy-einsum form of ``transformer_forward_backward`` (reference of its tests; same bits)."""
     n, N, D = Z.shape
@@ -145,14 +152,10 @@ def _transformer_forward_backward_einsum(params: dict, Z: np.ndarray, Y: np.ndar
     Pm = np.exp(S)
     Pm /= Pm.sum(axis=3, keepdims=True)
     O = np.einsum("ahij,ajd->aihd", Pm, Z).reshape(n, N, H * D)
-    pre = O @ params["W2"].T + params["b2"]
-    hid = np.maximum(pre, 0.0)
-    out = hid @ params["a"] + params["c2"][0]
+    pre, hid, out = _readout(params, O)
     if Y is None:
         return out
-    diff = out - Y
-    loss = float(np.mean(diff**2))
-    g_out = 2 * diff / diff.size
+    loss, g_out = _mse(out, Y)
     g = {"a": np.einsum("an,anm->m", g_out, hid), "c2": np.array([g_out.sum()])}
     g_pre = g_out[:, :, None] * params["a"] * (pre > 0)
     g["W2"] = np.einsum("anm,anp->mp", g_pre, O)
@@ -267,9 +270,7 @@ def bigru_forward_backward(params: dict, Z: np.ndarray, Y: np.ndarray | None = N
     out = hf @ params["a"][:H] + hb @ params["a"][H:] + params["c"][0]
     if Y is None:
         return out
-    diff = out - Y
-    loss = float(np.mean(diff**2))
-    g_out = 2 * diff / diff.size
+    loss, g_out = _mse(out, Y)
     g = {"a": np.concatenate([np.einsum("an,anh->h", g_out, hf), np.einsum("an,anh->h", g_out, hb)]),
          "c": np.array([g_out.sum()])}
     for s, cache, half in (("f", cf, params["a"][:H]), ("b", cb, params["a"][H:])):
