@@ -576,11 +576,62 @@ def _eval_set(n: int, mask: int, eval_points: int, rng: np.random.Generator):
     return np.ascontiguousarray(X), y.astype(np.int8)
 
 
-def _batches(rng: np.random.Generator, T: int, B: int, n: int, mask: int):
+def _batches_ref(rng: np.random.Generator, T: int, B: int, n: int, mask: int):
+    """The batches by plain numpy (the oracle of :func:`_batches`): x = 1 - 2 rng.integers(0, 2, int8), y = chi_S(x)."""
     Xb = (1 - 2 * rng.integers(0, 2, size=(T, B, n), dtype=np.int8)).astype(np.int8)
     sel = [i for i in range(n) if mask >> i & 1]
     yb = np.prod(Xb[:, :, sel], axis=2, dtype=np.int8) if sel else np.ones((T, B), dtype=np.int8)
     return Xb, yb.astype(np.int8)
+
+
+@nb.njit(cache=True)
+def _signs_from_bytes(byts, T, B, n, sel):  # pragma: no cover - compiled
+    """x = 1 - 2 (byte >> 7) for the T B n bytes in order, y = the product of x_i over the indices i in sel."""
+    N = T * B * n
+    flat = np.empty(N, dtype=np.int8)
+    for k in range(N):
+        flat[k] = np.int8(1) - np.int8(2) * np.int8(byts[k] >> 7)
+    yb = np.ones((T, B), dtype=np.int8)
+    for t in range(T):
+        for s in range(B):
+            base = (t * B + s) * n
+            y = np.int8(1)
+            for i in sel:
+                y *= flat[base + i]
+            yb[t, s] = y
+    return flat.reshape((T, B, n)), yb
+
+
+def _batches(rng: np.random.Generator, T: int, B: int, n: int, mask: int):
+    """(Xb, yb): T B n fresh signs and their parities, bit for bit those of :func:`_batches_ref`, which consume the
+    generator the same way.  numpy's rng.integers(0, 2, dtype=int8) (Lemire's method on a 2-value range, no
+    rejection) returns the top bit of successive bytes of the generator's 32-bit stream (4 draws per 32-bit word,
+    low byte first; a word's unused bytes are dropped at the end of the call), and PCG64's 32-bit stream is its
+    64-bit outputs split low half first, with a half kept over between calls (state['has_uint32']).  For PCG64
+    the bytes are therefore read from random_raw (and the kept-over half set as numpy would); any other bit
+    generator takes the numpy route."""
+    N = T * B * n
+    bg = rng.bit_generator
+    if N == 0 or type(bg) is not np.random.PCG64 or np.little_endian is False:
+        return _batches_ref(rng, T, B, n, mask)
+    words = (N + 3) // 4  # 32-bit draws the numpy route consumes
+    st = bg.state
+    head = []
+    if st["has_uint32"]:
+        head = [int(st["uinteger"])]
+        words -= 1
+    raw = bg.random_raw((words + 1) // 2) if words > 0 else np.zeros(0, dtype=np.uint64)
+    w32 = raw.view(np.uint32)
+    if head:
+        w32 = np.concatenate([np.array(head, dtype=np.uint32), w32])
+    if words > 0 or head:  # numpy keeps the last 64-bit output's high half, buffered iff it was not used
+        st2 = bg.state
+        st2["has_uint32"] = words % 2
+        if words > 0:
+            st2["uinteger"] = int(raw[-1] >> np.uint64(32))
+        bg.state = st2
+    sel = np.array([i for i in range(n) if mask >> i & 1], dtype=np.int64)
+    return _signs_from_bytes(w32.view(np.uint8), T, B, n, sel)
 
 
 def poly_mlp_sgd(widths: Sequence[int], power: int, S, *, seeds: Sequence[int], steps: int, batch: int, lr: float,
