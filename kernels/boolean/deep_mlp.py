@@ -425,8 +425,12 @@ def _forward_batch(theta, widths, offs, power, At, Zt, nb_):  # pragma: no cover
                 wi = theta[o + j * q + i]
                 for s in range(nb_):
                     At[ell, j, s] += wi * Zt[ell, i, s]
-            for s in range(nb_):
-                Zt[ell + 1, j, s] = At[ell, j, s]**power
+            if power == 2:  # a**2 is a*a in numba's integer power (r = 1.0 * (a * a)): the same bits, vectorisable
+                for s in range(nb_):
+                    Zt[ell + 1, j, s] = At[ell, j, s] * At[ell, j, s]
+            else:
+                for s in range(nb_):
+                    Zt[ell + 1, j, s] = At[ell, j, s]**power
 
 
 @nb.njit(cache=True)
@@ -486,8 +490,12 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
                 G[u_off + j] += d * Z[L1, j]
             if use_c:
                 G[c_off] += d
-            for j in range(rL):
-                delta[j] = d * theta[u_off + j] * power * A[L1 - 1, j] ** (power - 1)
+            if power == 2:  # a**1 is 1.0 * a = a in numba's integer power: the same bits
+                for j in range(rL):
+                    delta[j] = d * theta[u_off + j] * power * A[L1 - 1, j]
+            else:
+                for j in range(rL):
+                    delta[j] = d * theta[u_off + j] * power * A[L1 - 1, j] ** (power - 1)
             for ell in range(L1 - 1, -1, -1):
                 r = widths[ell + 1]
                 q = widths[ell]
@@ -507,8 +515,12 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
                         w = theta[o + j * q:o + j * q + q]
                         for i in range(q):
                             nxt[i] += w[i] * dj
-                    for i in range(q):
-                        delta[i] = nxt[i] * power * A[ell - 1, i] ** (power - 1)
+                    if power == 2:
+                        for i in range(q):
+                            delta[i] = nxt[i] * power * A[ell - 1, i]
+                    else:
+                        for i in range(q):
+                            delta[i] = nxt[i] * power * A[ell - 1, i] ** (power - 1)
         for i in range(theta.shape[0]):
             theta[i] -= lr * G[i] / B
             if not np.isfinite(theta[i]):

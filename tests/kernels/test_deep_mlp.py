@@ -207,6 +207,21 @@ def test_compiled_sgd_step_matches_numpy_reference(depth, seed, bias):
     assert np.allclose(fast, ref, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("power", [1, 3])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_compiled_sgd_step_matches_numpy_reference_other_powers(power, seed):
+    """The general-power branches of the compiled forward and backward (power 2 has its own)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 7))
+    widths = [n] + [int(rng.integers(1, 4)) for _ in range(2)]
+    theta = init_poly_mlp(widths, rng)
+    Xb, yb = _batches(rng, 7, 5, n, int(rng.integers(1, 1 << n)))
+    fast = theta.copy()
+    assert _sgd_chunk(fast, np.array(widths, dtype=np.int64), power, 0.05, Xb, yb, True)
+    ref = poly_mlp_sgd_ref(theta, widths, power, 0.05, Xb, yb, output_bias=True)
+    assert np.allclose(fast, ref, rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize("pre", ["none", "uint32", "int8x5", "uniform3"])
 @pytest.mark.parametrize("shape", [(1, 1, 1), (1, 1, 3), (1, 1, 4), (3, 5, 7), (7, 5, 10), (40, 32, 30), (2, 2, 64), (0, 3, 4)])
 def test_batches_are_the_numpy_draws_and_leave_the_generator_alike(pre, shape):
