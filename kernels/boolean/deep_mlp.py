@@ -312,10 +312,10 @@ def _exact_numerators(table) -> np.ndarray:
         if all(isinstance(v, numbers.Integral) for v in vals):
             return np.array([int(v) for v in vals], dtype=object)
         if all(isinstance(v, (numbers.Integral, Fraction)) for v in vals):
-            den = 1
-            for v in vals:
-                den = den * Fraction(v).denominator // np.gcd(den, Fraction(v).denominator)
-            return np.array([int(Fraction(v) * den) for v in vals], dtype=object)
+            # the lcm D of the denominators, and v D = num(v) (D / den(v)) exactly (an integer)
+            nd = [(int(v.numerator), int(v.denominator)) if isinstance(v, Fraction) else (int(v), 1) for v in vals]
+            den = math.lcm(*{d for _, d in nd})
+            return np.array([a * (den // d) for a, d in nd], dtype=object)
     raise ValueError(
         f"argument 'table' must hold integers or Fractions for an exact degree (dtype {arr.dtype}); "
         "floats have no exact multilinear degree")

@@ -280,3 +280,11 @@ def test_sgd_is_reproducible_and_learns_a_small_parity():
 def test_bad_arguments(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_degree_of_fraction_tables_with_huge_denominators():
+    """The common denominator of a Fraction table is an exact Python int even beyond int64."""
+    p, q = 2**61 - 1, 2**31 - 1  # coprime: the lcm of the denominators is ~2^92
+    table = [Fraction(1, p), Fraction(1, q), Fraction(1, p), Fraction(1, q)]  # f = (1/p + 1/q)/2 + (1/p - 1/q)/2 x_1
+    assert multilinear_degree(table) == 1
+    assert degree_profile(table) == [(Fraction(1, p) + Fraction(1, q)) / 2, abs(Fraction(1, p) - Fraction(1, q)) / 2, Fraction(0)]
