@@ -312,10 +312,10 @@ def _exact_numerators(table) -> np.ndarray:
         if all(isinstance(v, numbers.Integral) for v in vals):
             return np.array([int(v) for v in vals], dtype=object)
         if all(isinstance(v, (numbers.Integral, Fraction)) for v in vals):
-            den = 1
-            for v in vals:
-                den = den * Fraction(v).denominator // np.gcd(den, Fraction(v).denominator)
-            return np.array([int(Fraction(v) * den) for v in vals], dtype=object)
+            # the lcm D of the denominators, and v D = num(v) (D / den(v)) exactly (an integer)
+            nd = [(int(v.numerator), int(v.denominator)) if isinstance(v, Fraction) else (int(v), 1) for v in vals]
+            den = math.lcm(*{d for _, d in nd})
+            return np.array([a * (den // d) for a, d in nd], dtype=object)
     raise ValueError(
         f"argument 'table' must hold integers or Fractions for an exact degree (dtype {arr.dtype}); "
         "floats have no exact multilinear degree")
@@ -425,8 +425,12 @@ def _forward_batch(theta, widths, offs, power, At, Zt, nb_):  # pragma: no cover
                 wi = theta[o + j * q + i]
                 for s in range(nb_):
                     At[ell, j, s] += wi * Zt[ell, i, s]
-            for s in range(nb_):
-                Zt[ell + 1, j, s] = At[ell, j, s]**power
+            if power == 2:  # a**2 is a*a in numba's integer power (r = 1.0 * (a * a)): the same bits, vectorisable
+                for s in range(nb_):
+                    Zt[ell + 1, j, s] = At[ell, j, s] * At[ell, j, s]
+            else:
+                for s in range(nb_):
+                    Zt[ell + 1, j, s] = At[ell, j, s]**power
 
 
 @nb.njit(cache=True)
@@ -486,8 +490,12 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
                 G[u_off + j] += d * Z[L1, j]
             if use_c:
                 G[c_off] += d
-            for j in range(rL):
-                delta[j] = d * theta[u_off + j] * power * A[L1 - 1, j] ** (power - 1)
+            if power == 2:  # a**1 is 1.0 * a = a in numba's integer power: the same bits
+                for j in range(rL):
+                    delta[j] = d * theta[u_off + j] * power * A[L1 - 1, j]
+            else:
+                for j in range(rL):
+                    delta[j] = d * theta[u_off + j] * power * A[L1 - 1, j] ** (power - 1)
             for ell in range(L1 - 1, -1, -1):
                 r = widths[ell + 1]
                 q = widths[ell]
@@ -507,8 +515,12 @@ def _sgd_chunk(theta, widths, power, lr, Xb, yb, use_c):  # pragma: no cover - c
                         w = theta[o + j * q:o + j * q + q]
                         for i in range(q):
                             nxt[i] += w[i] * dj
-                    for i in range(q):
-                        delta[i] = nxt[i] * power * A[ell - 1, i] ** (power - 1)
+                    if power == 2:
+                        for i in range(q):
+                            delta[i] = nxt[i] * power * A[ell - 1, i]
+                    else:
+                        for i in range(q):
+                            delta[i] = nxt[i] * power * A[ell - 1, i] ** (power - 1)
         for i in range(theta.shape[0]):
             theta[i] -= lr * G[i] / B
             if not np.isfinite(theta[i]):
@@ -576,11 +588,62 @@ def _eval_set(n: int, mask: int, eval_points: int, rng: np.random.Generator):
     return np.ascontiguousarray(X), y.astype(np.int8)
 
 
-def _batches(rng: np.random.Generator, T: int, B: int, n: int, mask: int):
+def _batches_ref(rng: np.random.Generator, T: int, B: int, n: int, mask: int):
+    """The batches by plain numpy (the oracle of :func:`_batches`): x = 1 - 2 rng.integers(0, 2, int8), y = chi_S(x)."""
     Xb = (1 - 2 * rng.integers(0, 2, size=(T, B, n), dtype=np.int8)).astype(np.int8)
     sel = [i for i in range(n) if mask >> i & 1]
     yb = np.prod(Xb[:, :, sel], axis=2, dtype=np.int8) if sel else np.ones((T, B), dtype=np.int8)
     return Xb, yb.astype(np.int8)
+
+
+@nb.njit(cache=True)
+def _signs_from_bytes(byts, T, B, n, sel):  # pragma: no cover - compiled
+    """x = 1 - 2 (byte >> 7) for the T B n bytes in order, y = the product of x_i over the indices i in sel."""
+    N = T * B * n
+    flat = np.empty(N, dtype=np.int8)
+    for k in range(N):
+        flat[k] = np.int8(1) - np.int8(2) * np.int8(byts[k] >> 7)
+    yb = np.ones((T, B), dtype=np.int8)
+    for t in range(T):
+        for s in range(B):
+            base = (t * B + s) * n
+            y = np.int8(1)
+            for i in sel:
+                y *= flat[base + i]
+            yb[t, s] = y
+    return flat.reshape((T, B, n)), yb
+
+
+def _batches(rng: np.random.Generator, T: int, B: int, n: int, mask: int):
+    """(Xb, yb): T B n fresh signs and their parities, bit for bit those of :func:`_batches_ref`, which consume the
+    generator the same way.  numpy's rng.integers(0, 2, dtype=int8) (Lemire's method on a 2-value range, no
+    rejection) returns the top bit of successive bytes of the generator's 32-bit stream (4 draws per 32-bit word,
+    low byte first; a word's unused bytes are dropped at the end of the call), and PCG64's 32-bit stream is its
+    64-bit outputs split low half first, with a half kept over between calls (state['has_uint32']).  For PCG64
+    the bytes are therefore read from random_raw (and the kept-over half set as numpy would); any other bit
+    generator takes the numpy route."""
+    N = T * B * n
+    bg = rng.bit_generator
+    if N == 0 or type(bg) is not np.random.PCG64 or np.little_endian is False:
+        return _batches_ref(rng, T, B, n, mask)
+    words = (N + 3) // 4  # 32-bit draws the numpy route consumes
+    st = bg.state
+    head = []
+    if st["has_uint32"]:
+        head = [int(st["uinteger"])]
+        words -= 1
+    raw = bg.random_raw((words + 1) // 2) if words > 0 else np.zeros(0, dtype=np.uint64)
+    w32 = raw.view(np.uint32)
+    if head:
+        w32 = np.concatenate([np.array(head, dtype=np.uint32), w32])
+    if words > 0 or head:  # numpy keeps the last 64-bit output's high half, buffered iff it was not used
+        st2 = bg.state
+        st2["has_uint32"] = words % 2
+        if words > 0:
+            st2["uinteger"] = int(raw[-1] >> np.uint64(32))
+        bg.state = st2
+    sel = np.array([i for i in range(n) if mask >> i & 1], dtype=np.int64)
+    return _signs_from_bytes(w32.view(np.uint8), T, B, n, sel)
 
 
 def poly_mlp_sgd(widths: Sequence[int], power: int, S, *, seeds: Sequence[int], steps: int, batch: int, lr: float,

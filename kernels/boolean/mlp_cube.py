@@ -103,6 +103,7 @@ def mlp_hinge_gradient(W, b_num, u, S, *, denom: int = 1) -> HingeGradient:
     max_out = 0
     active = 0
     Xlow_f = Xlow.astype(np.float64)
+    Tsum = np.zeros((1 << c, r), dtype=np.int64)  # sum over the high blocks of T: one product with Xlow at the end
     for h in range(1 << (n - c)):
         xh = 1 - 2 * ((h >> np.arange(n - c, dtype=np.int64)) & 1)  # high coordinates c..n-1
         hpar = 0
@@ -116,12 +117,14 @@ def mlp_hinge_gradient(W, b_num, u, S, *, denom: int = 1) -> HingeGradient:
         d = np.where(y * fD < D, -y, 0)  # hinge subgradient -y 1[y f < 1]
         max_out = max(max_out, int(np.abs(fD).max()))
         active += int(np.count_nonzero(d))
-        T = (act * d[:, None]).astype(np.float64)  # (2^c, r), entries in {-1, 0, 1}
-        Gacc[:, :c] += T.T @ Xlow_f
-        colsum = T.sum(axis=0)
+        T = act * d[:, None]  # (2^c, r), entries in {-1, 0, 1}
+        Tsum += T
+        colsum = T.sum(axis=0).astype(np.float64)
         gacc += colsum
         if n > c:
             Gacc[:, c:] += colsum[:, None] * xh[None, :].astype(np.float64)
+    # sum_h T_h^T Xlow = (sum_h T_h)^T Xlow: every entry is an integer of magnitude <= 2^n < 2^53, exact in float64
+    Gacc[:, :c] += Tsum.T.astype(np.float64) @ Xlow_f
     Gi = np.rint(Gacc).astype(np.int64) * u[:, None]
     gi = np.rint(gacc).astype(np.int64) * u
     return HingeGradient(

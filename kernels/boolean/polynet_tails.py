@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 from numbers import Rational
 
@@ -66,9 +68,16 @@ def pm1_tail_counts(m: int) -> tuple[list[int], list[int], list[int]]:
 
     Returns ``(levels, W, Z)``: the levels a = m mod 2, m mod 2 + 2, ..., m (ascending), and for each
     W[i] = #{z in {±1}^m : A < -a} and Z[i] = #{z : A = -a} (Python ints; divide by 2^m for
-    probabilities).  O(m) big-integer operations.
+    probabilities).  O(m) big-integer operations (memoised per m; fresh lists on every call).
     """
     m = _checks.require_int("m", m, min_value=0, max_value=MAX_EXACT_M)
+    levels, W, Z = _tail_counts(m)
+    return list(levels), list(W), list(Z)
+
+
+@lru_cache(maxsize=512)
+def _tail_counts(m: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """:func:`pm1_tail_counts` (m already validated), as tuples."""
     # A = m - 2j with j = #(-1) signs; A = -a  <=>  j = (m + a)/2; A < -a  <=>  j > (m + a)/2
     levels = list(range(m % 2, m + 1, 2))
     W = [0] * len(levels)
@@ -82,7 +91,7 @@ def pm1_tail_counts(m: int) -> tuple[list[int], list[int], list[int]]:
             idx -= 1
         below += c
         c = c * j // (m - j + 1)
-    return levels, W, Z
+    return tuple(levels), tuple(W), tuple(Z)
 
 
 def pm1_tail_probs(m: int, a_max: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -100,10 +109,32 @@ def pm1_tail_probs(m: int, a_max: int | None = None) -> tuple[np.ndarray, np.nda
     top = min(top, m)
     _checks.require_memory("a_max", top, 4 * 8 * (top // 2 + 2), what="the float tail arrays")
     a = np.arange(m % 2, top + 1, 2, dtype=np.int64)
-    j = (m + a) // 2
-    ks = np.concatenate([j[:1] - 1, j]).astype(np.float64)
-    S = np.where(ks < 0, 1.0, binom.sf(np.maximum(ks, 0), m, 0.5))
-    return a, S[1:], np.maximum(S[:-1] - S[1:], 0.0)
+    S = _binom_sf_run(m, a.shape[0] + 1, binom)[:a.shape[0] + 1]
+    return a, S[1:].copy(), np.maximum(S[:-1] - S[1:], 0.0)
+
+
+#: per m, the longest run of binomial tails computed so far (:func:`_binom_sf_run`), most recent last
+_SF_RUNS: dict = {}
+_SF_RUNS_MAX = 64
+
+
+def _binom_sf_run(m: int, length: int, binom) -> np.ndarray:
+    """Pr[J > k] for J ~ Binomial(m, 1/2) and the consecutive k = j0 - 1, j0, ..., j0 + length - 2, j0 = (m + m mod 2)/2
+    (1.0 for k < 0): at least ``length`` values, read-only.  binom.sf is elementwise, so a longer run is the shorter
+    one's values followed by more; runs are memoised per m and extended (to at least twice their length, up to the
+    whole support) when a longer one is asked for."""
+    run = _SF_RUNS.pop(m, None)
+    if run is None or run.shape[0] < length:
+        full = (m - m % 2) // 2 + 2  # the levels a = m mod 2, ..., m, plus the leading k = j0 - 1
+        n = min(full, max(length, 2 * run.shape[0])) if run is not None else length
+        j0 = (m + m % 2) // 2
+        ks = np.arange(j0 - 1, j0 - 1 + n, dtype=np.int64).astype(np.float64)
+        run = np.where(ks < 0, 1.0, binom.sf(np.maximum(ks, 0), m, 0.5))
+        run.setflags(write=False)
+    _SF_RUNS[m] = run
+    while len(_SF_RUNS) > _SF_RUNS_MAX:
+        del _SF_RUNS[next(iter(_SF_RUNS))]
+    return run
 
 
 def flow_time(v, k: int, v0=1):
@@ -242,16 +273,16 @@ def pm1_crossing(m: int, k: int, level, *, kind: str, v0=1, exact: bool = True) 
         # err(v) = 0 iff v > m: for v <= m either v is a tie (Z > 0) or v lies in (a, a + 2) with a < m,
         # where W_a >= 1; both give err > 0.  (m = 0: err = 0 for every v > 0.)
         return Crossing(max(m, v0) if m > 0 else v0, None, 0)
-    counts = pm1_tail_counts(m) if exact else None
+    counts = _tail_counts(m) if exact else None
     top = _window_top(m, k, float(level))
     while True:
         if exact:
-            keep = sum(1 for a in counts[0] if a <= top)
-            prof = _exact_profile(m, k, counts, keep)
+            keep = bisect_right(counts[0], top)  # the levels a <= top (ascending)
+            levels = counts[0][:keep]
         else:
             arrays = pm1_tail_probs(m, top)
             prof = _float_profile(m, k, *arrays)
-        levels = prof["levels"]
+            levels = prof["levels"]
         if top >= m:
             break
         if exact:
@@ -264,23 +295,55 @@ def pm1_crossing(m: int, k: int, level, *, kind: str, v0=1, exact: bool = True) 
         top = min(m, 2 * top + 2)
     if not exact:
         return _float_decision(m, prof, level, kind, v0, top >= m)
-    regions = _regions(levels, prof["tie"], prof["above"], prof["below_first"])
-    if top >= m:
-        regions.append((m, math.inf, Fraction(0)))  # above the support: err = 0
+    return _exact_decision(m, k, counts, keep, level, kind, v0, top >= m)
+
+
+def _exact_decision(m: int, k: int, counts, keep: int, level: Fraction, kind: str, v0, whole: bool) -> Crossing:
+    """The scan of :func:`pm1_crossing` on the exact steps of err: the regions of :func:`_regions` (with err = 0
+    above the support when the window is ``whole``) in the same order, each value err = num / (2 N^k) computed only
+    when its position qualifies and compared with level = p / q as num q vs p 2 N^k (integers; the same decisions
+    as the Fractions of :func:`_exact_profile`)."""
+    levels, W, Z = counts
+    N = 1 << m
+    Nk = N**k
+    den = 2 * Nk
+    p, q = level.numerator, level.denominator
+    lvl = p * den  # err >= level  <=>  num q >= p den
+
+    def num(tag: str, i: int) -> int:
+        if tag == "tie":
+            w, z = W[i], Z[i]
+            return 2 * Nk - (N - z) ** k - (N - z - 2 * w) ** k
+        if tag == "above":
+            return Nk - (N - 2 * W[i]) ** k
+        if tag == "below":
+            return Nk - (N - 2 * (W[0] + Z[0])) ** k
+        return 0  # above the support
+
+    regions = []  # (lo, hi, tag, i) in increasing v, as _regions
+    if m % 2 == 1:
+        regions.append((0, levels[0], "below", 0))
+    for i in range(keep):
+        a = levels[i]
+        if a > 0:
+            regions.append((a, a, "tie", i))
+        regions.append((a, a + 2, "above", i))
+    if whole:
+        regions.append((m, math.inf, "zero", 0))
     steps = len(regions)
     if kind == "sup":
-        for lo, hi, val in reversed(regions):
+        for lo, hi, tag, i in reversed(regions):
             if lo == hi:
-                if lo >= v0 and val >= level:
+                if lo >= v0 and num(tag, i) * q >= lvl:
                     return Crossing(lo, None, steps)
-            elif hi > v0 and val >= level:
+            elif hi > v0 and num(tag, i) * q >= lvl:
                 return Crossing(hi, None, steps)
         return Crossing(None, None, steps)
-    for lo, hi, val in regions:
+    for lo, hi, tag, i in regions:
         if lo == hi:
-            if lo >= v0 and val <= level:
+            if lo >= v0 and num(tag, i) * q <= lvl:
                 return Crossing(lo, None, steps)
-        elif hi > v0 and val <= level:
+        elif hi > v0 and num(tag, i) * q <= lvl:
             return Crossing(max(lo, v0), None, steps)
     raise AssertionError("unreachable: err = 0 above the support")  # pragma: no cover
 

@@ -14,6 +14,7 @@ from sympy import Rational, diff, interpolate, symbols
 from kernels import chi
 from kernels.boolean.deep_mlp import (
     _batches,
+    _batches_ref,
     _sgd_chunk,
     degree_profile,
     downstream_factor,
@@ -206,6 +207,48 @@ def test_compiled_sgd_step_matches_numpy_reference(depth, seed, bias):
     assert np.allclose(fast, ref, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("power", [1, 3])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_compiled_sgd_step_matches_numpy_reference_other_powers(power, seed):
+    """The general-power branches of the compiled forward and backward (power 2 has its own)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 7))
+    widths = [n] + [int(rng.integers(1, 4)) for _ in range(2)]
+    theta = init_poly_mlp(widths, rng)
+    Xb, yb = _batches(rng, 7, 5, n, int(rng.integers(1, 1 << n)))
+    fast = theta.copy()
+    assert _sgd_chunk(fast, np.array(widths, dtype=np.int64), power, 0.05, Xb, yb, True)
+    ref = poly_mlp_sgd_ref(theta, widths, power, 0.05, Xb, yb, output_bias=True)
+    assert np.allclose(fast, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("pre", ["none", "uint32", "int8x5", "uniform3"])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (1, 1, 3), (1, 1, 4), (3, 5, 7), (7, 5, 10), (40, 32, 30), (2, 2, 64), (0, 3, 4)])
+def test_batches_are_the_numpy_draws_and_leave_the_generator_alike(pre, shape):
+    """The random_raw route gives numpy's bits and generator state (the buffered 32-bit half included)."""
+    T, B, n = shape
+    for seed in range(6):
+        gens = [np.random.default_rng(seed), np.random.default_rng(seed)]
+        for r in gens:
+            if pre == "uint32":
+                r.integers(0, 2**32, dtype=np.uint32)
+            elif pre == "int8x5":
+                r.integers(0, 2, size=5, dtype=np.int8)
+            elif pre == "uniform3":
+                r.uniform(size=3)
+        for rep in range(3):
+            mask = (1 << n) - 1 if rep == 2 else int(gens[0].integers(0, 1 << min(n, 62)))
+            if rep != 2:
+                gens[1].integers(0, 1 << min(n, 62))
+            Xa, ya = _batches_ref(gens[0], T, B, n, mask)
+            Xb, yb = _batches(gens[1], T, B, n, mask)
+            assert Xa.dtype == Xb.dtype == np.int8 and ya.dtype == yb.dtype == np.int8
+            assert np.array_equal(Xa, Xb) and np.array_equal(ya, yb)
+            assert gens[0].bit_generator.state == gens[1].bit_generator.state
+        assert gens[0].integers(0, 2**32, size=3, dtype=np.uint32).tolist() == gens[1].integers(0, 2**32, size=3, dtype=np.uint32).tolist()
+        assert gens[0].random() == gens[1].random()
+
+
 def test_sgd_is_reproducible_and_learns_a_small_parity():
     a = poly_mlp_sgd([6, 2, 1], 2, 0b11, seeds=[1, 2, 3], steps=3000, batch=16, lr=0.02)
     b = poly_mlp_sgd([6, 2, 1], 2, 0b11, seeds=[1, 2, 3], steps=3000, batch=16, lr=0.02)
@@ -237,3 +280,11 @@ def test_sgd_is_reproducible_and_learns_a_small_parity():
 def test_bad_arguments(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_degree_of_fraction_tables_with_huge_denominators():
+    """The common denominator of a Fraction table is an exact Python int even beyond int64."""
+    p, q = 2**61 - 1, 2**31 - 1  # coprime: the lcm of the denominators is ~2^92
+    table = [Fraction(1, p), Fraction(1, q), Fraction(1, p), Fraction(1, q)]  # f = (1/p + 1/q)/2 + (1/p - 1/q)/2 x_1
+    assert multilinear_degree(table) == 1
+    assert degree_profile(table) == [(Fraction(1, p) + Fraction(1, q)) / 2, abs(Fraction(1, p) - Fraction(1, q)) / 2, Fraction(0)]

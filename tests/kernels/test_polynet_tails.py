@@ -176,3 +176,88 @@ def test_flow_time_against_ode_integration():
 def test_bad_arguments(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def _crossing_by_fraction_profile(m, k, level, kind, v0):
+    """The exact route as it was before the integer scan: the Fraction profile of every window, then the scan."""
+    from kernels.boolean.polynet_tails import _exact_profile, _regions, _window_top
+
+    level = Fraction(level)
+    counts = pm1_tail_counts(m)
+    top = _window_top(m, k, float(level))
+    while True:
+        keep = sum(1 for a in counts[0] if a <= top)
+        prof = _exact_profile(m, k, counts, keep)
+        levels = prof["levels"]
+        if top >= m:
+            break
+        i = len(levels) - 1
+        tail = Fraction(k * (counts[1][i] + counts[2][i]), 1 << m)
+        if (kind == "sup" and tail < level) or (kind == "inf" and tail <= level):
+            break
+        top = min(m, 2 * top + 2)
+    regions = _regions(levels, prof["tie"], prof["above"], prof["below_first"])
+    if top >= m:
+        regions.append((m, math.inf, Fraction(0)))
+    steps = len(regions)
+    if kind == "sup":
+        for lo, hi, val in reversed(regions):
+            if lo == hi:
+                if lo >= v0 and val >= level:
+                    return lo, steps
+            elif hi > v0 and val >= level:
+                return hi, steps
+        return None, steps
+    for lo, hi, val in regions:
+        if lo == hi:
+            if lo >= v0 and val <= level:
+                return lo, steps
+        elif hi > v0 and val <= level:
+            return max(lo, v0), steps
+    raise AssertionError
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 160), st.integers(1, 6), levels_01, st.sampled_from(["sup", "inf"]),
+       st.sampled_from([Fraction(1), Fraction(1, 2), Fraction(3), Fraction(7, 2), 1, 2.5]))
+def test_exact_crossing_scan_equals_the_fraction_profile_scan(m, k, level, kind, v0):
+    if (kind == "sup" and level <= 0) or (kind == "inf" and level == 0):
+        return  # answered before any scan
+    def outcome(f):
+        try:
+            return f()
+        except AssertionError:  # "unreachable" (v0 above the window's qualifying steps): raised by both alike
+            return "AssertionError"
+
+    got = outcome(lambda: (lambda c: (c.value, c.steps))(pm1_crossing(m, k, level, kind=kind, v0=v0)))
+    assert got == outcome(lambda: _crossing_by_fraction_profile(m, k, level, kind, v0))
+
+
+def test_tail_counts_are_fresh_lists():
+    a = pm1_tail_counts(7)
+    a[1][0] = -5
+    assert pm1_tail_counts(7)[1][0] != -5 and all(isinstance(x, list) for x in pm1_tail_counts(7))
+
+
+def test_memoised_float_tails_equal_a_fresh_binom_sf_call():
+    """pm1_tail_probs reuses per-m runs of binom.sf (elementwise): the values are those of one fresh call, bit for bit."""
+    from scipy.stats import binom
+
+    def fresh(m, a_max):
+        top = m if a_max is None else min(a_max, m)
+        a = np.arange(m % 2, top + 1, 2, dtype=np.int64)
+        j = (m + a) // 2
+        ks = np.concatenate([j[:1] - 1, j]).astype(np.float64)
+        S = np.where(ks < 0, 1.0, binom.sf(np.maximum(ks, 0), m, 0.5))
+        return a, S[1:], np.maximum(S[:-1] - S[1:], 0.0)
+
+    rng = np.random.default_rng(7)
+    reqs = [(m, None if rng.random() < 0.2 else int(rng.integers(0, 2500)))
+            for m in list(range(0, 25)) + [999, 1000, 1001, 99_999, 10**6] * 4 for _ in range(4)]
+    rng.shuffle(reqs)
+    for m, top in reqs:
+        got, want = pm1_tail_probs(m, top), fresh(m, top)
+        assert all(x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes() for x, y in zip(got, want)), (m, top)
+    got = pm1_tail_probs(1000, 40)
+    got[1][0] = -1.0  # the caller's arrays are its own
+    assert pm1_tail_probs(1000, 40)[1][0] >= 0

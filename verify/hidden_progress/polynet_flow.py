@@ -280,6 +280,23 @@ _COUNT_CORRECTED = CountingStatement(
     lambda k: Fraction(factorial(k), k**k), _sqrt_2pik, _robbins_hi, sandwich=True)
 
 
+@functools.lru_cache(maxsize=64)
+def _sandwich(k: int, n_max: int, prec: int) -> tuple[bool, bool]:
+    """Part (iv) of the counting check, (n/k)^k <= C(n, k) (exact integers) and C(n, k) <= (ne/k)^k (mpmath
+    intervals at ``prec`` bits) for every n = k..n_max: it reads no field of the statement, so it is computed once
+    and shared by the printed statement and the mutants that check the sandwich."""
+    from mpmath import iv
+
+    ok_low = all(m**k <= k**k * comb(m, k) for m in range(k, n_max + 1))
+    saved = iv.prec
+    iv.prec = prec
+    try:
+        ok_up = all(bool((iv.mpf(m) * iv.e / k) ** k >= comb(m, k)) for m in range(k, n_max + 1))
+    finally:
+        iv.prec = saved
+    return ok_low, ok_up
+
+
 @claim(
     id="thesis_ch5.disjoint_polynet.counting",
     source=SOURCE,
@@ -417,9 +434,8 @@ def check_counting(statement: CountingStatement, p, ctx) -> Verdict:
         ok = bool(seq.a >= lo.b) and bool(seq.b <= hi.a * (1 + iv.mpf(2 * k * k) / n))
         ev.add({"k": k, "n": n, "part": "(iii) e^k r(n) in [lo, hi (1 + 2k^2/n)]", "value": f"{float(seq.mid):.6f}"}, ok)
         if statement.sandwich:
-            ok_low = all(m**k <= k**k * comb(m, k) for m in range(k, p["n_sandwich_max"] + 1))
+            ok_low, ok_up = _sandwich(k, p["n_sandwich_max"], iv.prec)
             ev.add({"k": k, "part": "(iv) (n/k)^k <= C(n,k), all n in range"}, ok_low)
-            ok_up = all(bool((iv.mpf(m) * iv.e / k) ** k >= comb(m, k)) for m in range(k, p["n_sandwich_max"] + 1))
             ev.add({"k": k, "part": "(iv) C(n,k) <= (ne/k)^k, all n in range"}, ok_up)
     ev.details["limits per k (sympy)"] = {str(k): v for k, v in limits.items() if k <= 6 or k == p["k_max"]}
     ev.details["Stirling factor e^k k!/k^k / sqrt(2 pi k)"] = {
