@@ -195,13 +195,54 @@ def _sorted_abs_sums(u):  # pragma: no cover - compiled
     return cur[N // 2:].copy()
 
 
+@nb.njit(cache=True)
+def _upper_half_sums(u):  # pragma: no cover - compiled
+    """The upper half of the sorted 2^m sums sum_j z_j |u_j| (each added in order of j from 0.0; m >= 1), the
+    values of :func:`_sorted_abs_sums` bit for bit, at half its merge work.  The
+    multiset S_j of the sums over the first j coordinates is symmetric, value by value: the sum for -z is exactly minus the one for z (IEEE
+    rounding is sign-symmetric; a zero sum is +0.0 for z and -z alike, and 0.0 - h gives +0.0 there too).  So
+    only its upper half H_j is kept: S_j sorted = (0.0 - H_j reversed, H_j), and H_{j+1} is the top 2^j of
+    the merge of S_j - a and S_j + a (a = |u_j|), merged from the top down with a branch-free select (equal
+    values have equal bits, so the order among ties is immaterial).  Where a sum could overflow
+    (sum |u_j| >= 1e300) None is returned and the caller takes the full merge."""
+    m = u.shape[0]
+    tot = 0.0
+    for j in range(m):
+        tot += abs(u[j])
+    if m == 0 or not tot < 1e300:
+        return None
+    N = 1 << m
+    H = np.empty(N // 2)
+    full = np.empty(N // 2)
+    H[0] = 0.0 + abs(u[0])
+    L = 1  # |S_j| / 2 = len(H_j)
+    for j in range(1, m):
+        a = abs(u[j])
+        for i in range(L):  # S_j = full[:2L]
+            full[L + i] = H[i]
+            full[L - 1 - i] = 0.0 - H[i]
+        p = 2 * L - 1  # into S_j - a
+        q = 2 * L - 1  # into S_j + a
+        for o in range(2 * L - 1, -1, -1):  # H_{j+1}: the top 2L of 4L; neither pointer drops below 0 here
+            x = full[p] - a
+            y = full[q] + a
+            c = x >= y
+            H[o] = x if c else y
+            p -= 1 if c else 0
+            q -= 0 if c else 1
+        L *= 2
+    return H
+
+
 def abs_block_sums(u, *, backend: str = "cpu") -> np.ndarray:
     """The attainable values of |A| = |u . z|, z in {±1}^m, one per pair {z, -z}: 2^{m-1} values, sorted.
 
     ``u`` has length m >= 0 (m = 0 gives [0.0]); Pr[|A| <= s] is the fraction of these values that
     are <= s.  Float64 sums (exact when u is integer-valued and 2^m max|u| < 2^53).  ``backend``:
-    ``"cpu"`` (numba: the sorted multiset of all 2^m sums built by m linear merges, then its upper
-    half) or ``"reference"`` (numpy: 2^{m-1} sums |u_1 + B| by doubling, then a sort).
+    ``"cpu"`` (numba: the upper half of the sorted multiset of all 2^m sums, built by m linear merges of
+    upper halves, :func:`_upper_half_sums`; the values of the full merges of :func:`_sorted_abs_sums` bit for
+    bit, which it falls back to where a sum could overflow; tests/kernels/test_polynet_block_sums.py) or
+    ``"reference"`` (numpy: 2^{m-1} sums |u_1 + B| by doubling, then a sort).
     """
     if backend not in ("cpu", "reference"):
         raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
@@ -214,7 +255,8 @@ def abs_block_sums(u, *, backend: str = "cpu") -> np.ndarray:
     if m > 20:  # reading the available memory costs more than small blocks themselves
         _checks.require_memory("u", f"length {m}", 3 * 8 * (1 << m), what="the 2^m block sums")
     if backend == "cpu":
-        return _sorted_abs_sums(u)
+        half = _upper_half_sums(np.ascontiguousarray(u))
+        return _sorted_abs_sums(u) if half is None else half
     sums = np.zeros(1 << (m - 1))
     size = 1
     for uj in u[1:]:

@@ -1,12 +1,12 @@
-"""kernels.boolean.polynet_block_sums: the half-merge block sums equal abs_block_sums bit for bit."""
+"""kernels.boolean.polynet_flow_quadrature.abs_block_sums: the half merges (_upper_half_sums) give the values of the
+full merges (_sorted_abs_sums) bit for bit, and fall back to them where a sum could overflow."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from kernels.boolean.polynet_block_sums import abs_block_sums_fast
-from kernels.boolean.polynet_flow_quadrature import abs_block_sums
+from kernels.boolean.polynet_flow_quadrature import _sorted_abs_sums, _upper_half_sums, abs_block_sums
 
 
 def _cases():
@@ -25,15 +25,17 @@ def _cases():
 
 
 @pytest.mark.parametrize("name,u", list(_cases()), ids=[c[0] for c in _cases()])
-def test_fast_block_sums_are_abs_block_sums_bit_for_bit(name, u):
-    ref = abs_block_sums(u)
-    got = abs_block_sums_fast(u)
+def test_half_merges_give_the_full_merges_values_bit_for_bit(name, u):
+    ref = _sorted_abs_sums(u)  # the full merges of all 2^m sums, then their upper half
+    got = abs_block_sums(u)
     assert got.dtype == np.float64 and got.shape == ref.shape
-    assert got.tobytes() == ref.tobytes()  # the cpu backend: the same sums, added in the same order
+    assert got.tobytes() == ref.tobytes()  # the same sums, added in the same order
 
 
-def test_fast_block_sums_fall_back_for_what_the_fast_route_does_not_take():
-    assert abs_block_sums_fast(np.zeros(0)).tolist() == [0.0]
-    assert abs_block_sums_fast([1.0, 2.0]).tolist() == abs_block_sums([1.0, 2.0]).tolist()
+def test_the_half_merge_declines_overflowing_sums_and_the_wrapper_checks_its_input():
+    assert _upper_half_sums(np.array([1e308, 1e308, -1e308])) is None
+    assert _upper_half_sums(np.array([1.0, 2.0])) is not None
+    assert abs_block_sums(np.zeros(0)).tolist() == [0.0]
+    assert abs_block_sums([1.0, 2.0]).tolist() == [1.0, 3.0]
     with pytest.raises(ValueError, match="finite"):
-        abs_block_sums_fast(np.array([1.0, np.nan]))
+        abs_block_sums(np.array([1.0, np.nan]))

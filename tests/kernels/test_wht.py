@@ -246,3 +246,19 @@ def test_inplace_fast_path_refuses_what_it_cannot_take():
         wht_inplace(np.zeros(12), backend="cpu", check_finite=False)
     with pytest.raises(ValueError, match="1-D"):
         wht_inplace(np.zeros((2, 4)), backend="cpu", check_finite=False)
+
+
+def test_memory_checks_read_the_available_memory_only_for_large_allocations(monkeypatch):
+    """kernels._checks.require_memory: small allocations pass without reading /proc/meminfo; a large one that does
+    not fit is refused with a ValueError naming the argument, the value and both sizes."""
+    from kernels import _checks
+
+    def unreadable():
+        raise AssertionError("read the available memory for a small allocation")
+
+    monkeypatch.setattr(_checks, "available_memory_bytes", unreadable)
+    _checks.require_memory("n", 3, _checks.UNCHECKED_BYTES, what="a small table")
+    monkeypatch.setattr(_checks, "available_memory_bytes", lambda: 2**30)
+    _checks.require_memory("n", 29, 2**29, what="a table")  # 0.5 GiB of 1 GiB: fits in 80%
+    with pytest.raises(ValueError, match=r"argument 'n' = 30 needs 1.0 GiB for a table, but only 1.0 GiB"):
+        _checks.require_memory("n", 30, 2**30, what="a table")

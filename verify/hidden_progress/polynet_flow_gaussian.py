@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 import numpy as np
 from kernels.boolean.polynet import disjoint_polynet_error_exhaustive
-from kernels.boolean.polynet_block_sums import abs_block_sums_fast  # abs_block_sums, bit for bit, at half the work
 from kernels.boolean.polynet_flow_quadrature import (
+    abs_block_sums,
     crossing_q,
     error_at,
     flow_levels,
@@ -96,7 +96,7 @@ def _plateau_sample(k: int, n_prime: int, inits: int, gammas: tuple, mc_samples:
         U = UU[r]
         q0 = max(0.0, float(np.max(np.abs(U).sum(axis=1) ** 2 - C[r])))
         if exact:
-            levels = flow_levels([abs_block_sums_fast(u) for u in U], C[r])
+            levels = flow_levels([abs_block_sums(u) for u in U], C[r])
             q0_route = crossing_q(levels, 0.0, strict=False)
             q0_defect = max(q0_defect, abs(q0_route - q0) / max(q0, 1e-300))
             cross_up = [crossing_q(levels, 0.5 - g) for g in gammas]
@@ -426,7 +426,7 @@ def _cube_crosscheck_rows(seed) -> _Rows:
         k, n_prime = 3, 5
         v0 = _gaussian_inits(rng, k, 1)[0]
         U = rng.standard_normal((k, n_prime - 1))
-        sums = [abs_block_sums_fast(u) for u in U]
+        sums = [abs_block_sums(u) for u in U]
         levels = flow_levels(sums, v0**2)
         allq = np.unique(np.concatenate([Q[Q > 0] for Q in levels]))
         qs = 0.5 * (allq[:-1] + allq[1:])[:: max(1, allq.shape[0] // 6)]
@@ -529,7 +529,7 @@ def _plateau_error_plots(plot_nps, seed) -> tuple:
                 else:
                     v0 = _gaussian_inits(rng, k, 1)[0]
                     U = rng.standard_normal((k, n_prime - 1))
-                sums = [abs_block_sums_fast(u) for u in U]
+                sums = [abs_block_sums(u) for u in U]
                 c = v0**2
                 q0 = max(0.0, float(np.max(np.abs(U).sum(axis=1) ** 2 - c)))
                 T0 = float(flow_time(c, q0)) if q0 > 0 else 0.0
