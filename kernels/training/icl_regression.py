@@ -39,6 +39,7 @@ import math
 import numba as nb
 import numpy as np
 
+from ._einsum_order import _dot_rows_sse, _sum_outer_seq
 from ._induction_cpu import adamw_step
 
 __all__ = [
@@ -77,11 +78,17 @@ def sample_targets(rng: np.random.Generator, B: int, d: int, n_layers: int, widt
     return Vs
 
 
+def _bkd_bod(h: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """np.einsum("bkd,bod->bko", h, V) (float64) bit for bit: a contraction over both operands' contiguous last
+    axis, summed in einsum's order by kernels.training._einsum_order._dot_rows_sse (tests/kernels/test_icl_regression.py)."""
+    return _dot_rows_sse(np.ascontiguousarray(h, dtype=np.float64), np.ascontiguousarray(V, dtype=np.float64))
+
+
 def target_forward(Vs: list[np.ndarray], X: np.ndarray) -> np.ndarray:
     """f(x) for each prompt's network: X (B, K, d) -> (B, K); ReLU between the layers."""
     h = X
     for j, V in enumerate(Vs):
-        h = np.einsum("bkd,bod->bko", h, V)
+        h = _bkd_bod(h, V)
         if j < len(Vs) - 1:
             h = np.maximum(h, 0.0)
     return h[..., 0]
@@ -364,19 +371,23 @@ def mlp_baseline_r2(rng: np.random.Generator, X: np.ndarray, Y: np.ndarray, ns, 
         Vs = sample_targets(rng, B, d, n_layers, width)
         ms = [np.zeros_like(V) for V in Vs]
         ss = [np.zeros_like(V) for V in Vs]
-        Xtr, Ytr, xq, yq = X[:, :n], Y[:, :n], X[:, n:n + 1], Y[:, n]
+        # the einsums of this loop, bit for bit (kernels.training._einsum_order; tests/kernels/test_icl_regression.py):
+        # "bkd,bod->bko" sums over both operands' contiguous last axis (_dot_rows_sse), "bko,bkd->bod" and
+        # "bko,bod->bkd" one term at a time in index order (_sum_outer_seq, the latter on delta's transpose)
+        Xtr = np.ascontiguousarray(X[:, :n], dtype=np.float64)
+        Ytr, xq, yq = Y[:, :n], X[:, n:n + 1], Y[:, n]
         r2 = np.empty(epochs)
         var = yq.var()
         for e in range(epochs):
             hs = [Xtr]
             for j, V in enumerate(Vs):
-                z = np.einsum("bkd,bod->bko", hs[-1], V)
+                z = _dot_rows_sse(hs[-1], V)
                 hs.append(np.maximum(z, 0.0) if j < n_layers - 1 else z)
             delta = 2.0 * (hs[-1][..., 0] - Ytr)[..., None] / n  # d mean-squared-error / d output, per prompt
             for j in reversed(range(n_layers)):
-                g = np.einsum("bko,bkd->bod", delta, hs[j])
+                g = _sum_outer_seq(delta, hs[j])
                 if j:
-                    delta = np.einsum("bko,bod->bkd", delta, Vs[j]) * (hs[j] > 0.0)
+                    delta = _sum_outer_seq(np.ascontiguousarray(delta.transpose(0, 2, 1)), Vs[j]) * (hs[j] > 0.0)
                 ms[j] = 0.9 * ms[j] + 0.1 * g
                 ss[j] = 0.999 * ss[j] + 0.001 * g * g
                 Vs[j] = Vs[j] - lr * (ms[j] / (1 - 0.9 ** (e + 1))) / (np.sqrt(ss[j] / (1 - 0.999 ** (e + 1))) + 1e-8)
