@@ -141,7 +141,7 @@ def _mlp_baseline_einsum(rng, X, Y, ns, *, n_layers, width, epochs=100, lr=1e-2)
     return out
 
 
-@pytest.mark.parametrize("d,n_layers,width,K", [(3, 3, 16, 9), (1, 2, 5, 4), (2, 1, 3, 5), (4, 4, 7, 6), (9, 2, 17, 3)])
+@pytest.mark.parametrize("d,n_layers,width,K", [(3, 3, 16, 9), (1, 2, 5, 4), (2, 1, 3, 5), (4, 4, 7, 6), (9, 2, 17, 3), (5, 6, 12, 18)])
 def test_einsum_kernels_bit_for_bit(d, n_layers, width, K):
     """target_forward and mlp_baseline_r2 (their einsums replaced by the kernels of _einsum_order) give the bits
     of the np.einsum versions (x86-64: the order of numpy's einsum loops)."""
