@@ -39,6 +39,7 @@ import math
 import numba as nb
 import numpy as np
 
+from ._einsum_order import _dot_rows_sse, _sum_outer_seq
 from ._induction_cpu import adamw_step
 
 __all__ = [
@@ -77,11 +78,17 @@ def sample_targets(rng: np.random.Generator, B: int, d: int, n_layers: int, widt
     return Vs
 
 
+def _bkd_bod(h: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """np.einsum("bkd,bod->bko", h, V) (float64) bit for bit: a contraction over both operands' contiguous last
+    axis, summed in einsum's order by kernels.training._einsum_order._dot_rows_sse (tests/kernels/test_icl_regression.py)."""
+    return _dot_rows_sse(np.ascontiguousarray(h, dtype=np.float64), np.ascontiguousarray(V, dtype=np.float64))
+
+
 def target_forward(Vs: list[np.ndarray], X: np.ndarray) -> np.ndarray:
     """f(x) for each prompt's network: X (B, K, d) -> (B, K); ReLU between the layers."""
     h = X
     for j, V in enumerate(Vs):
-        h = np.einsum("bkd,bod->bko", h, V)
+        h = _bkd_bod(h, V)
         if j < len(Vs) - 1:
             h = np.maximum(h, 0.0)
     return h[..., 0]
@@ -353,6 +360,50 @@ def r2_by_position(pred: np.ndarray, Y: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------- baseline
 
 
+@nb.njit(cache=True)
+def _baseline_epoch(Xtr, Ytr, Vs, ms, ss, n, lr, c1, c2):  # pragma: no cover - compiled
+    """One full-batch Adam epoch of ``mlp_baseline_r2`` on the n pairs Xtr (B, n, d), Ytr (B, n); updates the
+    weights Vs and the moments ms, ss (tuples of (B, out, in) arrays) in place; c1 = 1 - 0.9^(e+1),
+    c2 = 1 - 0.999^(e+1).  The same floating-point operations in the same order as the numpy epoch it
+    replaced: np.einsum("bkd,bod->bko") = _dot_rows_sse, np.einsum("bko,bkd->bod") = _sum_outer_seq,
+    np.einsum("bko,bod->bkd") = _sum_outer_seq on delta's transpose, the ReLU and the masks elementwise
+    (z is never -0.0: the sums start from +0.0), Adam entry by entry as numpy evaluates it."""
+    N = len(Vs)
+    hs = [Xtr]
+    for j in range(N):
+        z = _dot_rows_sse(hs[j], Vs[j])
+        if j < N - 1:
+            zf = z.reshape(z.size)
+            for q in range(zf.size):
+                if not (zf[q] > 0.0 or zf[q] != zf[q]):
+                    zf[q] = 0.0
+        hs.append(z)
+    out = hs[N]
+    B, K = Ytr.shape
+    delta = np.empty((B, K, 1))
+    for b in range(B):
+        for k in range(K):
+            delta[b, k, 0] = 2.0 * (out[b, k, 0] - Ytr[b, k]) / n
+    for j in range(N - 1, -1, -1):
+        g = _sum_outer_seq(delta, hs[j])
+        V = Vs[j]
+        if j:
+            dn = _sum_outer_seq(np.ascontiguousarray(delta.transpose(0, 2, 1)), V)
+            hf = hs[j].reshape(hs[j].size)
+            df = dn.reshape(dn.size)
+            for q in range(df.size):
+                df[q] = df[q] * (1.0 if hf[q] > 0.0 else 0.0)
+            delta = dn
+        gf = g.reshape(g.size)
+        mf = ms[j].reshape(ms[j].size)
+        sf = ss[j].reshape(ss[j].size)
+        Vf = V.reshape(V.size)
+        for q in range(gf.size):
+            mf[q] = 0.9 * mf[q] + 0.1 * gf[q]
+            sf[q] = 0.999 * sf[q] + 0.001 * gf[q] * gf[q]
+            Vf[q] = Vf[q] - lr * (mf[q] / c1) / (np.sqrt(sf[q] / c2) + 1e-8)
+
+
 def mlp_baseline_r2(rng: np.random.Generator, X: np.ndarray, Y: np.ndarray, ns, *, n_layers: int, width: int,
                     epochs: int = 100, lr: float = 1e-2) -> dict[int, np.ndarray]:
     """For each n in ``ns``: train a fresh N-layer network (the target's architecture) on the n pairs before
@@ -364,22 +415,16 @@ def mlp_baseline_r2(rng: np.random.Generator, X: np.ndarray, Y: np.ndarray, ns, 
         Vs = sample_targets(rng, B, d, n_layers, width)
         ms = [np.zeros_like(V) for V in Vs]
         ss = [np.zeros_like(V) for V in Vs]
-        Xtr, Ytr, xq, yq = X[:, :n], Y[:, :n], X[:, n:n + 1], Y[:, n]
+        # one epoch = one call of _baseline_epoch (its einsums and elementwise operations bit for bit:
+        # tests/kernels/test_icl_regression.py)
+        Xtr = np.ascontiguousarray(X[:, :n], dtype=np.float64)
+        Ytr = np.ascontiguousarray(Y[:, :n], dtype=np.float64)
+        xq, yq = X[:, n:n + 1], Y[:, n]
+        Vt, mt, st = tuple(Vs), tuple(ms), tuple(ss)
         r2 = np.empty(epochs)
         var = yq.var()
         for e in range(epochs):
-            hs = [Xtr]
-            for j, V in enumerate(Vs):
-                z = np.einsum("bkd,bod->bko", hs[-1], V)
-                hs.append(np.maximum(z, 0.0) if j < n_layers - 1 else z)
-            delta = 2.0 * (hs[-1][..., 0] - Ytr)[..., None] / n  # d mean-squared-error / d output, per prompt
-            for j in reversed(range(n_layers)):
-                g = np.einsum("bko,bkd->bod", delta, hs[j])
-                if j:
-                    delta = np.einsum("bko,bod->bkd", delta, Vs[j]) * (hs[j] > 0.0)
-                ms[j] = 0.9 * ms[j] + 0.1 * g
-                ss[j] = 0.999 * ss[j] + 0.001 * g * g
-                Vs[j] = Vs[j] - lr * (ms[j] / (1 - 0.9 ** (e + 1))) / (np.sqrt(ss[j] / (1 - 0.999 ** (e + 1))) + 1e-8)
-            r2[e] = 1.0 - ((target_forward(Vs, xq)[:, 0] - yq) ** 2).mean() / var
+            _baseline_epoch(Xtr, Ytr, Vt, mt, st, float(n), float(lr), 1 - 0.9 ** (e + 1), 1 - 0.999 ** (e + 1))
+            r2[e] = 1.0 - ((target_forward(list(Vt), xq)[:, 0] - yq) ** 2).mean() / var
         out[int(n)] = r2
     return out

@@ -101,3 +101,57 @@ def test_validation():
         train_icl(0, d=2, K=3, D=4, L=1, heads=2, attn="linear", steps=1, batch=1, lr=1e-3, target_layers=2, target_width=2)
     with pytest.raises(ValueError, match="'heads'"):
         train_icl(0, d=2, K=3, D=5, L=1, heads=2, attn="relu", steps=1, batch=1, lr=1e-3, target_layers=2, target_width=2)
+
+
+def _target_forward_einsum(Vs, X):
+    h = X
+    for j, V in enumerate(Vs):
+        h = np.einsum("bkd,bod->bko", h, V)
+        if j < len(Vs) - 1:
+            h = np.maximum(h, 0.0)
+    return h[..., 0]
+
+
+def _mlp_baseline_einsum(rng, X, Y, ns, *, n_layers, width, epochs=100, lr=1e-2):
+    """mlp_baseline_r2 as it was written with np.einsum (before the kernels of _einsum_order replaced the einsums)."""
+    B, _, d = X.shape
+    out = {}
+    for n in ns:
+        Vs = sample_targets(rng, B, d, n_layers, width)
+        ms = [np.zeros_like(V) for V in Vs]
+        ss = [np.zeros_like(V) for V in Vs]
+        Xtr, Ytr, xq, yq = X[:, :n], Y[:, :n], X[:, n:n + 1], Y[:, n]
+        r2 = np.empty(epochs)
+        var = yq.var()
+        for e in range(epochs):
+            hs = [Xtr]
+            for j, V in enumerate(Vs):
+                z = np.einsum("bkd,bod->bko", hs[-1], V)
+                hs.append(np.maximum(z, 0.0) if j < n_layers - 1 else z)
+            delta = 2.0 * (hs[-1][..., 0] - Ytr)[..., None] / n
+            for j in reversed(range(n_layers)):
+                g = np.einsum("bko,bkd->bod", delta, hs[j])
+                if j:
+                    delta = np.einsum("bko,bod->bkd", delta, Vs[j]) * (hs[j] > 0.0)
+                ms[j] = 0.9 * ms[j] + 0.1 * g
+                ss[j] = 0.999 * ss[j] + 0.001 * g * g
+                Vs[j] = Vs[j] - lr * (ms[j] / (1 - 0.9 ** (e + 1))) / (np.sqrt(ss[j] / (1 - 0.999 ** (e + 1))) + 1e-8)
+            r2[e] = 1.0 - ((_target_forward_einsum(Vs, xq)[:, 0] - yq) ** 2).mean() / var
+        out[int(n)] = r2
+    return out
+
+
+@pytest.mark.parametrize("d,n_layers,width,K", [(3, 3, 16, 9), (1, 2, 5, 4), (2, 1, 3, 5), (4, 4, 7, 6), (9, 2, 17, 3), (5, 6, 12, 18)])
+def test_einsum_kernels_bit_for_bit(d, n_layers, width, K):
+    """target_forward and mlp_baseline_r2 (their einsums replaced by the kernels of _einsum_order) give the bits
+    of the np.einsum versions (x86-64: the order of numpy's einsum loops)."""
+    rng = np.random.default_rng(d * 100 + n_layers * 10 + width)
+    X, Y = sample_prompts(rng, 11, K, d, 0.6, n_layers, width)
+    Vs = sample_targets(rng, 11, d, n_layers, width)
+    assert np.array_equal(target_forward(Vs, X), _target_forward_einsum(Vs, X))
+    assert np.array_equal(target_forward(Vs, X[:, 1:2]), _target_forward_einsum(Vs, X[:, 1:2]))
+    a = mlp_baseline_r2(np.random.default_rng(5), X, Y, range(1, K), n_layers=n_layers, width=width, epochs=7)
+    b = _mlp_baseline_einsum(np.random.default_rng(5), X, Y, range(1, K), n_layers=n_layers, width=width, epochs=7)
+    assert a.keys() == b.keys()
+    for n in a:
+        assert np.array_equal(a[n], b[n]), n
