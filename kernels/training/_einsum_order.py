@@ -1,6 +1,7 @@
 """numba kernels that sum in the order of numpy's ``einsum`` (no ``optimize``) on float64, for the trainers
-whose einsums were replaced by them (kernels.training.retrieval, kernels.training.attention): same bits,
-without einsum's per-call cost on small operands.
+whose einsums were replaced by them (kernels.training.retrieval, kernels.training.attention,
+kernels.training.icl_regression, and the softmax minimal model of kernels.training.induction): same bits, without
+einsum's per-call cost on small operands.
 
 numpy's einsum (no ``optimize``) reduces a contraction over both operands' contiguous last axis with its
 x86-64 baseline SSE2 loop ``sum_of_products_contig_contig_outstride0_two``: two lanes (even and odd indices
@@ -78,3 +79,70 @@ def _sum_outer_seq(A, B):
                     out[b, r, c] = out[b, r, c] + a * B[b, t, c]
     return out
 
+
+# the softmax minimal model's other contractions (kernels.training.induction._EINSUM_TWINS, k = 2 symbols): einsum adds
+# their products one by one into a zeroed output, the summed indices in the order written (two summed indices: the
+# first outermost); the names spell the subscripts, ``ij_njk_nik(a, b)`` is ``np.einsum("ij,njk->nik", a, b)``; tested
+# against np.einsum in tests/induction_heads/test_induction_heads_kernels.py
+
+
+@numba.njit(cache=True)
+def ij_njk_nik(a, b):  # pragma: no cover - compiled
+    I, J = a.shape
+    N, _, K = b.shape
+    out = np.empty((N, I, K))
+    for n in range(N):
+        for i in range(I):
+            for c in range(K):
+                acc = 0.0
+                for j in range(J):
+                    acc += a[i, j] * b[n, j, c]
+                out[n, i, c] = acc
+    return out
+
+
+@numba.njit(cache=True)
+def npq_nqk_npk(a, b):  # pragma: no cover - compiled
+    N, P, Q = a.shape
+    K = b.shape[2]
+    out = np.empty((N, P, K))
+    for n in range(N):
+        for p in range(P):
+            for c in range(K):
+                acc = 0.0
+                for q in range(Q):
+                    acc += a[n, p, q] * b[n, q, c]
+                out[n, p, c] = acc
+    return out
+
+
+@numba.njit(cache=True)
+def npi_npk_ik(a, b):  # pragma: no cover - compiled
+    N, P, I = a.shape
+    K = b.shape[2]
+    out = np.empty((I, K))
+    for i in range(I):
+        for c in range(K):
+            acc = 0.0
+            for n in range(N):
+                for p in range(P):
+                    acc += a[n, p, i] * b[n, p, c]
+            out[i, c] = acc
+    return out
+
+
+@numba.njit(cache=True)
+def nik_njk_ij(a, b):  # pragma: no cover - compiled
+    N, I, K = a.shape
+    J = b.shape[1]
+    out = np.empty((I, J))
+    for i in range(I):
+        for j in range(J):
+            acc = 0.0
+            for n in range(N):
+                s = 0.0  # einsum's inner loop over the contiguous c, then added to the output
+                for c in range(K):
+                    s += a[n, i, c] * b[n, j, c]
+                acc += s
+            out[i, j] = acc
+    return out

@@ -34,7 +34,7 @@ import numpy as np
 
 from kernels._checks import require_finite, require_int, require_memory
 
-from . import _induction_cpu, _minimal_einsum_cpu, _ngram_heads_cpu
+from . import _einsum_order, _induction_cpu, _ngram_heads_cpu
 from ._common import (
     per_run_reals,
     require_recording_memory,
@@ -203,14 +203,15 @@ def margin_loss(f: np.ndarray, y: np.ndarray, delta: float, *, norm: float | Non
 # ---------------------------------------------------------------------------------------------
 
 
-_EINSUM_TWINS = {"ij,njk->nik": _minimal_einsum_cpu.ij_njk_nik, "npk,nqk->npq": _minimal_einsum_cpu.npk_nqk_npq,
-                 "npq,nqk->npk": _minimal_einsum_cpu.npq_nqk_npk, "npq,npk->nqk": _minimal_einsum_cpu.npq_npk_nqk,
-                 "npi,npk->ik": _minimal_einsum_cpu.npi_npk_ik, "nik,njk->ij": _minimal_einsum_cpu.nik_njk_ij}
+#: numba twins of the einsums of the softmax minimal model (kernels.training._einsum_order), bit for bit for k = 2
+_EINSUM_TWINS = {"ij,njk->nik": _einsum_order.ij_njk_nik, "npk,nqk->npq": _einsum_order._dot_rows_sse,
+                 "npq,nqk->npk": _einsum_order.npq_nqk_npk, "npq,npk->nqk": _einsum_order._sum_outer_seq,
+                 "npi,npk->ik": _einsum_order.npi_npk_ik, "nik,njk->ij": _einsum_order.nik_njk_ij}
 
 
 def _einsum(spec: str, a: np.ndarray, b: np.ndarray, k: int) -> np.ndarray:
     """np.einsum(spec, a, b), bit for bit: for k = 2 symbols and float64 operands by its numba twin in
-    kernels.training._minimal_einsum_cpu (the same products summed in the same order, tested against np.einsum;
+    kernels.training._einsum_order (the same products summed in the same order, tested against np.einsum;
     the order of np.einsum's inner loop is pinned down for k = 2 only), else by np.einsum itself."""
     if k == 2 and a.dtype == np.float64 and b.dtype == np.float64:
         return _EINSUM_TWINS[spec](a, b)

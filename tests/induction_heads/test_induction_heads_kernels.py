@@ -148,7 +148,7 @@ def test_transformer_logits_match_the_reference_forward():
     assert all((a[key] == b[key]).all() for key in a)
 
 
-# the numba twins of the softmax minimal model's einsum contractions (kernels.training._minimal_einsum_cpu): bit for
+# the numba twins of the softmax minimal model's einsum contractions (kernels.training._einsum_order): bit for
 # bit np.einsum for k = 2 (the shapes of the trainer and the evaluations, and others)
 _TWIN_SHAPES = {"ij,njk->nik": lambda n, t, k: [(t, t), (n, t, k)], "npk,nqk->npq": lambda n, t, k: [(n, t, k), (n, t, k)],
                 "npq,nqk->npk": lambda n, t, k: [(n, t, t), (n, t, k)], "npq,npk->nqk": lambda n, t, k: [(n, t, t), (n, t, k)],
