@@ -225,26 +225,34 @@ def _e15_stationary(lam_shift: int, pi_swapped: bool) -> bool:
 _E15_POINTS: dict = {}
 
 
-def _e15_points(ctx, points: int, n_max: int) -> list:
+def _per_points_stream(cache: dict, ctx, build, *sizes):
+    """``build(ctx.rng("points"), *sizes)``, computed once per (claim, seed of the stream, sizes) and kept in ``cache``:
+    the stream is a statement-independent Context stream, so the printed statement and the mutants share the
+    result (the same exact Fractions)."""
+    key = (ctx.claim_id, ctx.seed("points"), *sizes)
+    if key not in cache:
+        cache[key] = build(ctx.rng("points"), *sizes)
+    return cache[key]
+
+
+def _e15_points(ctx, points: int, n_max: int) -> tuple:
     """The rational points (a, b) drawn from the stream ctx.rng("points") and the exact powers P^0, ..., P^n_max
-    (by repeated multiplication, as tuples of Fractions).  None of it depends on the statement tested (the stream
-    is a statement-independent Context stream), so it is computed once and shared by the printed statement and
-    the mutants (the same exact Fractions)."""
-    key = (ctx.claim_id, ctx.seed("points"), points, n_max)
-    if key not in _E15_POINTS:
-        rng = ctx.rng("points")
-        out = []
-        for _ in range(points):
-            fa, fb = _rational_ab(rng)
-            M = np.array([[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]], dtype=object)
-            P = np.array([[fa, 1 - fa], [1 - fb, fb]], dtype=object)
-            powers = []
-            for _k in range(n_max + 1):
-                powers.append(((M[0, 0], M[0, 1]), (M[1, 0], M[1, 1])))
-                M = M.dot(P)
-            out.append((fa, fb, tuple(powers)))
-        _E15_POINTS[key] = tuple(out)
-    return _E15_POINTS[key]
+    (by repeated multiplication, as tuples of Fractions); once per stream (:func:`_per_points_stream`)."""
+    return _per_points_stream(_E15_POINTS, ctx, _e15_build, points, n_max)
+
+
+def _e15_build(rng, points: int, n_max: int) -> tuple:
+    out = []
+    for _ in range(points):
+        fa, fb = _rational_ab(rng)
+        M = np.array([[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]], dtype=object)
+        P = np.array([[fa, 1 - fa], [1 - fb, fb]], dtype=object)
+        powers = []
+        for _k in range(n_max + 1):
+            powers.append(((M[0, 0], M[0, 1]), (M[1, 0], M[1, 1])))
+            M = M.dot(P)
+        out.append((fa, fb, tuple(powers)))
+    return tuple(out)
 
 
 @claim(
@@ -683,24 +691,23 @@ _E28_CACHE: dict = {}
 
 def _e28_cases(ctx, points: int, t_max: int) -> tuple:
     """(a, b, t, j, printed (E.28) / t, sum_{ml} T_{j,m,l}(P)) in exact Fractions for the points drawn from the stream
-    ctx.rng("points"), in the check's order.  Neither side depends on the statement tested (the stream is a
-    statement-independent Context stream), so the cases are computed once and shared by the printed statement and
-    the mutants (the same exact Fractions)."""
-    key = (ctx.claim_id, ctx.seed("points"), points, t_max)
-    if key not in _E28_CACHE:
-        rng = ctx.rng("points")
-        out = []
-        for _ in range(points):
+    ctx.rng("points"), in the check's order.  Neither side depends on the statement tested, so the cases are computed
+    once per stream (:func:`_per_points_stream`) and shared by the printed statement and the mutants."""
+    return _per_points_stream(_E28_CACHE, ctx, _e28_build, points, t_max)
+
+
+def _e28_build(rng, points: int, t_max: int) -> tuple:
+    out = []
+    for _ in range(points):
+        a, b = _rational_ab(rng)
+        while a + b == 1:
             a, b = _rational_ab(rng)
-            while a + b == 1:
-                a, b = _rational_ab(rng)
-            P, pi = _k2(a, b)
-            for t in range(1, t_max + 1):
-                G = t_tensor(P, t, pi).sum((1, 2))
-                for j in range(1, t + 1):
-                    out.append((a, b, t, j, _printed_E28(a, b, t, j), G[j - 1]))
-        _E28_CACHE[key] = tuple(out)
-    return _E28_CACHE[key]
+        P, pi = _k2(a, b)
+        for t in range(1, t_max + 1):
+            G = t_tensor(P, t, pi).sum((1, 2))
+            for j in range(1, t + 1):
+                out.append((a, b, t, j, _printed_E28(a, b, t, j), G[j - 1]))
+    return tuple(out)
 
 
 @claim(
