@@ -404,13 +404,25 @@ def _ratio(rel: str, lhs, rhs) -> float | None:
     return num / den
 
 
+_EXACT = (int, Fraction, np.integer)
+
+
+def _exact_difference(a, b):
+    """a - b for exact numbers (int, numpy integer, Fraction): a Python int when neither is a Fraction (the
+    value Fraction(a) - Fraction(b) would have, and rendered alike by ``_num_text``), else a Fraction."""
+    if isinstance(a, Fraction) or isinstance(b, Fraction):
+        return Fraction(a) - Fraction(b)
+    return int(a) - int(b)
+
+
 def _compare(rel: str, lhs, rhs, tol):
     if rel == "true":
         ok = bool(lhs)
         return ok, (1 if ok else -1)
+    exact = isinstance(lhs, _EXACT) and isinstance(rhs, _EXACT)
     if rel == "eq":
-        if isinstance(lhs, (int, Fraction, np.integer)) and isinstance(rhs, (int, Fraction, np.integer)):
-            d = Fraction(lhs) - Fraction(rhs)
+        if exact:
+            d = _exact_difference(lhs, rhs)
             return d == 0, -abs(d)
         d = abs(_as_float(lhs) - _as_float(rhs))
         return d == 0, -d
@@ -420,15 +432,14 @@ def _compare(rel: str, lhs, rhs, tol):
         d = abs(_as_float(lhs) - _as_float(rhs))
         m = tol - d
         return m >= 0, m
-    exact = isinstance(lhs, (int, Fraction, np.integer)) and isinstance(rhs, (int, Fraction, np.integer))
-    a = Fraction(lhs) if exact else _as_float(lhs)
-    b = Fraction(rhs) if exact else _as_float(rhs)
-    if rel in ("le", "lt"):
-        m = b - a
+    if exact:
+        m = _exact_difference(rhs, lhs) if rel in ("le", "lt") else _exact_difference(lhs, rhs)
     else:
-        m = a - b
-    if not exact and math.isnan(m):
-        return False, -math.inf
+        a = _as_float(lhs)
+        b = _as_float(rhs)
+        m = b - a if rel in ("le", "lt") else a - b
+        if math.isnan(m):
+            return False, -math.inf
     ok = m >= 0 if rel in ("le", "ge") else m > 0
     return ok, m
 
