@@ -246,18 +246,17 @@ def _build(F, batched: bool):
 
     @register_jitable
     def draw_row(seed, key, base, n, support, n_words, X, s):  # pragma: no cover - compiled
-        """Draw the sample whose words start at ``base`` into row s of X (±1 in F); return chi_S(x)."""
-        widx = -1
-        word = np.uint64(0)
-        for i in range(n):
-            q = i >> 6
-            if q != widx:
-                word = counter_u64(seed, key, base + np.uint64(q))
-                widx = q
-            X[s, i] = -one if (word >> np.uint64(i & 63)) & np.uint64(1) else one
+        """Draw the sample whose words start at ``base`` into row s of X (±1 in F); return chi_S(x).  One word
+        per 64 coordinates, decoded in a loop over its bits that LLVM vectorises (each entry 1 - 2 bit: exact)."""
+        Xs = X[s]
+        for q in range(n_words):
+            word = counter_u64(seed, key, base + np.uint64(q))
+            lo = 64 * q
+            for i in range(min(64, n - lo)):
+                Xs[lo + i] = one - two * F((word >> np.uint64(i)) & np.uint64(1))
         y = one
         for k in range(support.shape[0]):
-            y *= X[s, support[k]]
+            y *= Xs[support[k]]
         return y
 
     @register_jitable
@@ -381,6 +380,39 @@ def _build(F, batched: bool):
                 d[j] = g * u[j] * F(activation_slope(code, h[j], params))
 
     @register_jitable
+    def readout_pair(uvec, A0, A1, r):  # pragma: no cover - compiled
+        """(sum_j u_j A0[j], sum_j u_j A1[j]), each in four partial sums over j mod 4, ((o0 + o1) + (o2 + o3)), the
+        order of ``forward``; the two rows' chains interleaved (each sum is latency-bound alone)."""
+        o0 = zero
+        o1 = zero
+        o2 = zero
+        o3 = zero
+        p0 = zero
+        p1 = zero
+        p2 = zero
+        p3 = zero
+        j = 0
+        while j + 4 <= r:
+            u0 = uvec[j]
+            u1 = uvec[j + 1]
+            u2 = uvec[j + 2]
+            u3 = uvec[j + 3]
+            o0 += u0 * A0[j]
+            o1 += u1 * A0[j + 1]
+            o2 += u2 * A0[j + 2]
+            o3 += u3 * A0[j + 3]
+            p0 += u0 * A1[j]
+            p1 += u1 * A1[j + 1]
+            p2 += u2 * A1[j + 2]
+            p3 += u3 * A1[j + 3]
+            j += 4
+        while j < r:
+            o0 += uvec[j] * A0[j]
+            p0 += uvec[j] * A1[j]
+            j += 1
+        return (o0 + o1) + (o2 + o3), (p0 + p1) + (p2 + p3)
+
+    @register_jitable
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params, T, live, tabled):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
         ``tabled``: T, live hold W's pair table (``weight_pairs``), which then gives H's groups of four rows
@@ -445,21 +477,16 @@ def _build(F, batched: bool):
                     As[j] = max(zero, Hs[j])
             else:
                 activate_row(Hs, As, r, code, params, scratch)
-            o0 = zero
-            o1 = zero
-            o2 = zero
-            o3 = zero
-            j = 0
-            while j + 4 <= r:  # four independent partial sums
-                o0 += uvec[j] * As[j]
-                o1 += uvec[j + 1] * As[j + 1]
-                o2 += uvec[j + 2] * As[j + 2]
-                o3 += uvec[j + 3] * As[j + 3]
-                j += 4
-            while j < r:
-                o0 += uvec[j] * As[j]
-                j += 1
-            fout[s] = theta[ou + r] + ((o0 + o1) + (o2 + o3))
+        if code == PRODUCT:
+            return
+        s = 0
+        while s + 2 <= m:  # the read-out of two rows at a time: two independent chains of the same sums
+            d0, d1 = readout_pair(uvec, A[s], A[s + 1], r)
+            fout[s] = theta[ou + r] + d0
+            fout[s + 1] = theta[ou + r] + d1
+            s += 2
+        if s < m:
+            fout[s] = theta[ou + r] + readout_pair(uvec, A[s], A[s], r)[0]
 
     @register_jitable
     def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
