@@ -108,6 +108,40 @@ def test_evidence_explicit_sharpness_and_extend():
     assert v.sharpness_parts["upper"]["case"]["search"] == "L-BFGS-B"
 
 
+@pytest.mark.parametrize("big", [7, 2**53 + 1, 2**210 + 3])
+def test_evidence_integer_margins_equal_their_fraction_form(big):
+    """Two integers (Python or numpy) are compared by subtracting ints; the verdict, its slack and the recorded
+    cases must be exactly those of the same sides given as Fractions (which go through Fraction arithmetic)."""
+    import numpy as np
+    from fractions import Fraction
+
+    def verdict(wrap, rel):
+        ev = Evidence(rel, rigor=Rigor.EXACT)
+        ev.add({"i": 0}, wrap(big), wrap(big + 5))  # holds for le (margin 5), fails for eq and ge
+        ev.add({"i": 1}, wrap(-big), wrap(3), relation="le")
+        ev.add({"i": 2}, wrap(2), wrap(2), relation="eq")
+        return ev.verdict()
+
+    def margins(v):
+        return [None if rec is None else rec["margin"] for rec in (v.tightest, v.witness)]
+
+    for rel in ("le", "lt", "ge", "gt", "eq"):
+        want = verdict(Fraction, rel)
+        got = verdict(int, rel)  # Python ints: the whole verdict, sides and margins rendered alike
+        assert (got.holds, got.failures, got.slack, got.tightest, got.witness, got.sharpness_parts) == (
+            want.holds, want.failures, want.slack, want.tightest, want.witness, want.sharpness_parts)
+        if big < 2**62:  # numpy integers (their sides render as JSON ints): the same outcome and margins
+            got = verdict(np.int64, rel)
+            assert (got.holds, got.failures, got.slack, margins(got), got.sharpness_parts) == (
+                want.holds, want.failures, want.slack, margins(want), want.sharpness_parts)
+    v = verdict(int, "le")
+    assert v.holds and v.slack == 5.0
+    assert not verdict(int, "ge").holds and verdict(int, "ge").witness["margin"] == -5
+    mixed = Evidence("le", rigor=Rigor.EXACT)
+    mixed.add({"i": 0}, Fraction(1, 3), 1)  # a Fraction and an int: Fraction arithmetic
+    assert mixed.verdict().tightest["margin"] == "2/3"
+
+
 def _v(holds: bool):
     ev = Evidence("le", rigor=Rigor.EXACT)
     ev.add({"i": 0}, 0 if holds else 2, 1)
