@@ -306,10 +306,26 @@ def _build(F, batched: bool):
     def add_groups(out, coef, T, live, n_live, r):  # pragma: no cover - compiled
         """add_combination's groups q = live[0], ..., live[n_live - 1] (in that order) with coefficients ±1:
         out[j] += (c0 R0[j] + c1 R1[j]) + (c2 R2[j] + c3 R3[j]), the two halves read from the pair table T
-        (``fill_pair``), two groups per pass over out (out[j] = (out[j] + g_q[j]) + g_q'[j]: the same sums in
-        the same order, a quarter of the loads)."""
+        (``fill_pair``), up to four groups per pass over out (out[j] = (((out[j] + g_q[j]) + g_q'[j]) + ...): the
+        same sums in the same order; each pass saves the load and store of out and its set-up)."""
         t = 0
-        while t + 2 <= n_live:
+        while t + 4 <= n_live:
+            q0 = live[t]
+            q1 = live[t + 1]
+            q2 = live[t + 2]
+            q3 = live[t + 3]
+            A0 = T[pair_row(coef[4 * q0], coef[4 * q0 + 1], 2 * q0)]
+            B0 = T[pair_row(coef[4 * q0 + 2], coef[4 * q0 + 3], 2 * q0 + 1)]
+            A1 = T[pair_row(coef[4 * q1], coef[4 * q1 + 1], 2 * q1)]
+            B1 = T[pair_row(coef[4 * q1 + 2], coef[4 * q1 + 3], 2 * q1 + 1)]
+            A2 = T[pair_row(coef[4 * q2], coef[4 * q2 + 1], 2 * q2)]
+            B2 = T[pair_row(coef[4 * q2 + 2], coef[4 * q2 + 3], 2 * q2 + 1)]
+            A3 = T[pair_row(coef[4 * q3], coef[4 * q3 + 1], 2 * q3)]
+            B3 = T[pair_row(coef[4 * q3 + 2], coef[4 * q3 + 3], 2 * q3 + 1)]
+            for j in range(r):
+                out[j] = (((out[j] + (A0[j] + B0[j])) + (A1[j] + B1[j])) + (A2[j] + B2[j])) + (A3[j] + B3[j])
+            t += 4
+        if t + 2 <= n_live:
             q0 = live[t]
             q1 = live[t + 1]
             A0 = T[pair_row(coef[4 * q0], coef[4 * q0 + 1], 2 * q0)]
@@ -380,39 +396,6 @@ def _build(F, batched: bool):
                 d[j] = g * u[j] * F(activation_slope(code, h[j], params))
 
     @register_jitable
-    def readout_pair(uvec, A0, A1, r):  # pragma: no cover - compiled
-        """(sum_j u_j A0[j], sum_j u_j A1[j]), each in four partial sums over j mod 4, ((o0 + o1) + (o2 + o3)), the
-        order of ``forward``; the two rows' chains interleaved (each sum is latency-bound alone)."""
-        o0 = zero
-        o1 = zero
-        o2 = zero
-        o3 = zero
-        p0 = zero
-        p1 = zero
-        p2 = zero
-        p3 = zero
-        j = 0
-        while j + 4 <= r:
-            u0 = uvec[j]
-            u1 = uvec[j + 1]
-            u2 = uvec[j + 2]
-            u3 = uvec[j + 3]
-            o0 += u0 * A0[j]
-            o1 += u1 * A0[j + 1]
-            o2 += u2 * A0[j + 2]
-            o3 += u3 * A0[j + 3]
-            p0 += u0 * A1[j]
-            p1 += u1 * A1[j + 1]
-            p2 += u2 * A1[j + 2]
-            p3 += u3 * A1[j + 3]
-            j += 4
-        while j < r:
-            o0 += uvec[j] * A0[j]
-            p0 += uvec[j] * A1[j]
-            j += 1
-        return (o0 + o1) + (o2 + o3), (p0 + p1) + (p2 + p3)
-
-    @register_jitable
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params, T, live, tabled):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
         ``tabled``: T, live hold W's pair table (``weight_pairs``), which then gives H's groups of four rows
@@ -477,16 +460,21 @@ def _build(F, batched: bool):
                     As[j] = max(zero, Hs[j])
             else:
                 activate_row(Hs, As, r, code, params, scratch)
-        if code == PRODUCT:
-            return
-        s = 0
-        while s + 2 <= m:  # the read-out of two rows at a time: two independent chains of the same sums
-            d0, d1 = readout_pair(uvec, A[s], A[s + 1], r)
-            fout[s] = theta[ou + r] + d0
-            fout[s + 1] = theta[ou + r] + d1
-            s += 2
-        if s < m:
-            fout[s] = theta[ou + r] + readout_pair(uvec, A[s], A[s], r)[0]
+            o0 = zero
+            o1 = zero
+            o2 = zero
+            o3 = zero
+            j = 0
+            while j + 4 <= r:  # four independent partial sums
+                o0 += uvec[j] * As[j]
+                o1 += uvec[j + 1] * As[j + 1]
+                o2 += uvec[j + 2] * As[j + 2]
+                o3 += uvec[j + 3] * As[j + 3]
+                j += 4
+            while j < r:
+                o0 += uvec[j] * As[j]
+                j += 1
+            fout[s] = theta[ou + r] + ((o0 + o1) + (o2 + o3))
 
     @register_jitable
     def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
