@@ -767,12 +767,16 @@ def check_lemma_b4(statement: LemmaB4Statement, p, ctx) -> Verdict:
     pre-activation is O(1), n + 1 is loose by > 1e4).
     Tiers: the quick tier (k <= 4, eps down to 1e-12) is a smoke test of the full tier (k <= 6, eps down
     to 1e-15) with the same parts and mutants; it skips the unconstrained binned LP ("LP value (u free)"
-    in the details, not asserted), about a third of its LP time.
+    in the details, not asserted), about a third of its LP time, and a mutant stops at its first certified
+    refutation (b5-biases-k-neurons, n-condition-dropped and norm-2k at k = 2, eps = 1e-9, their witnesses
+    unchanged; the full tier runs every case of every statement).
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     eps_list = [1e-3, 1e-9, 1e-12, 1e-15][: 1 + sum(e >= 10.0 ** -p["eps_min_exp"] for e in (1e-9, 1e-12, 1e-15))]
     table = {}
     corners_rng = ctx.rng("corners")
+    # quick only: a mutant stops at its first certified refutation (an LP lower bound above 16 eps k^2 n)
+    stop_at_certified = ctx.tier == "quick" and ctx.statement_tag.startswith("mutant:")
     for k in range(2, p["k_max"] + 1, 2):
         neurons = statement.neurons(k)
         if any(abs(b) >= 1 for _, b in neurons):
@@ -809,6 +813,10 @@ def check_lemma_b4(statement: LemmaB4Statement, p, ctx) -> Verdict:
                    "LP value (u free)": lp_free, "2^-k": 2.0**-k}
             if lb > rhs:
                 ev.add(dict(case, side="certified lower bound on min_u E[hinge]"), lb, rhs, part="loss")
+                if stop_at_certified:
+                    table[f"k={k}, eps={eps:g}"] = row
+                    ev.details["min_u E[hinge] at the lemma's constants (rho = c2/c1)"] = table
+                    return ev.verdict(backend="cpu", note="quick tier: a mutant stops at its first certified refutation")
             else:
                 cands = [np.clip(u_lp, -U, U)]
                 if cons is not None and len(cons) == r and max(abs(v) for v in cons) <= U:
