@@ -235,3 +235,16 @@ def test_binned_lp_data_is_shared_by_key():
     assert a[0] == fresh[0] and a[1] == fresh[1] and np.array_equal(a[2], fresh[2])
     assert b[0] == C5._binned_lp_lower_bound(sup, F, 16.0, nbins=7)[0]
     assert (key, 7) in C5._B4_BINNED
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (7, 3), (999, 5), (300, 721)])
+def test_skip_choice_draw_advances_like_choice(shape):
+    """_cover_monte_carlo replaces the unused rng.choice(np.array([-1, 1]), size) by the bare index draw: the
+    generator must end in the same state (the later draws, hence the estimate, unchanged)."""
+    a, b = np.random.default_rng(12345), np.random.default_rng(12345)
+    a.integers(0, 7, size=5)
+    b.integers(0, 7, size=5)
+    a.choice(np.array([-1, 1]), size=shape)
+    B5._skip_choice_draw(b, shape)
+    assert a.bit_generator.state == b.bit_generator.state
+    assert a.integers(0, 1 << 40, size=4).tolist() == b.integers(0, 1 << 40, size=4).tolist()

@@ -320,7 +320,7 @@ def _check_training(statement: TrainingStatement, p, ctx) -> Verdict:
         Param("init", str, choices=("torch", "xavier"), doc="uniform init scale (see Checkable form)"),
         Param("xavier_ns", str, doc="n values re-run with the Xavier init for the details ('' = none)"),
     ],
-    tiers={"quick": {"ns": "10", "ks": "1,2,3,4", "seeds": 10, "sanity_k": 5, "init": "torch", "xavier_ns": ""},
+    tiers={"quick": {"ns": "10", "ks": "4", "seeds": 10, "sanity_k": 5, "init": "torch", "xavier_ns": ""},
            "full": {"ns": "10,20,30", "ks": "1,2,3,4", "seeds": 10, "sanity_k": 5, "init": "torch", "xavier_ns": "10,20,30"}},
 )
 def check_training_l3(statement: TrainingStatement, p, ctx) -> Verdict:
@@ -348,7 +348,7 @@ def check_training_l3(statement: TrainingStatement, p, ctx) -> Verdict:
 
     Checkable form
     --------------
-    Operational criterion, fixed before any run: for each (n, k) of the grid (quick: n = 10, k = 1..4;
+    Operational criterion, fixed before any run: for each (n, k) of the grid (quick: n = 10, k = 4;
     full: n in {10, 20, 30}, k = 1..4) the number of the 10 runs (numpy default_rng(seed), seed =
     ctx.seed("runs") mod 2^31 + run index) whose accuracy first reaches 100% within ``budget`` steps
     must be 10.  Accuracy
@@ -371,14 +371,18 @@ def check_training_l3(statement: TrainingStatement, p, ctx) -> Verdict:
     the failing runs sit at accuracy ~1/2 after 20,000 steps; sanity k = 5: 0/10.  With the Xavier-
     uniform init (details): 10/10 at n = 10 for every k, but 8/10 and 8/10 at n = 20 (k = 3, 4) and 7/10,
     8/10 at n = 30: not reproduced under either reading of "default uniform initialization".
+    Quick tier = smoke test of the full grid at n = 10, k = 4 (where the printed statement fails, 9/10) and the
+    sanity k = 5 (0/10), 10 seeds each; the full tier asserts every k = 1..4 at n in {10, 20, 30} (k = 1..3
+    converge 10/10 at n = 10, and the quick tier ran them until this round).
 
     Mutants
     -------
-    budget-2000: some seeds need more than 2,000 steps already at k = 1.  no-output-bias: f = u z_2 has
-    constant sign, so no run exceeds accuracy 1/2.
+    budget-2000: some seeds need more than 2,000 steps already at k = 1 (quick: the first seed at k = 4,
+    5,100 steps).  no-output-bias: f = u z_2 has constant sign, so no run exceeds accuracy 1/2.
     Second reader: single-layer-learns-4 is provably false: a single quadratic layer with output bias
     is a polynomial of degree 2, and the sign degree of a k-sparse parity is k, so no weights reach
-    100% accuracy at k = 3 (thesis_ch5.layerwise.single_layer); rejected at (n, k) = (10, 3), 0/10.
+    100% accuracy at k = 3 (thesis_ch5.layerwise.single_layer); rejected at (n, k) = (10, 3), 0/10 at the
+    full tier, at (10, 4), 0/1 at the quick tier.
     The printed hyperparameters (eta = 0.01, B = 32, sigma = z^2) are fields of the statement.
     """
     return _check_training(statement, p, ctx)
@@ -421,7 +425,7 @@ _TRAIN4_PRINTED = TrainingStatement((10, 10, 1), 50_000, True, "all 10 seeds con
         Param("init", str, choices=("torch", "xavier"), doc="uniform init scale (see thesis_ch5.layerwise.training_L3)"),
         Param("xavier_ns", str, doc="n values re-run with the Xavier init for the details ('' = none)"),
     ],
-    tiers={"quick": {"ns": "30", "ks": "5", "seeds": 1, "sanity_k": 0, "init": "torch", "xavier_ns": ""},
+    tiers={"quick": {"ns": "10,30", "ks": "5", "seeds": 1, "sanity_k": 0, "init": "torch", "xavier_ns": ""},
            "full": {"ns": "10,20,30", "ks": "1,2,3,4,5,6", "seeds": 10, "sanity_k": 0, "init": "torch", "xavier_ns": "10"}},
 )
 def check_training_l4(statement: TrainingStatement, p, ctx) -> Verdict:
@@ -455,15 +459,18 @@ def check_training_l4(statement: TrainingStatement, p, ctx) -> Verdict:
     Statistical: 10 seeded runs per configuration, as in the text (see training_L3).  Measured
     (PyTorch init, full tier): 10/10 for every k at n = 10 and for k <= 5 at n = 20; 9/10 at (20, 6);
     2/10 at (30, 5) and at (30, 6) (the others stay at accuracy ~1/2).  With the Xavier-uniform init
-    half of the n = 10 runs diverge (details).  The quick tier replays one run of the full protocol,
-    the first seed of (n, k) = (30, 5), which fails: it re-derives the verdict (one failing run
-    contradicts "all 10 converged"), not the rates.
+    half of the n = 10 runs diverge (details).  Quick tier = smoke test of the full tier's grid at sizes
+    n in {10, 30}, k = 5, one seed (the first run of the full protocol at (10, 5), which converges at step
+    1,700, and at (30, 5), which fails); the full tier asserts all 10 seeds at every (n, k), n in {10, 20, 30},
+    k = 1..6.  The quick tier re-derives the verdict (one failing run contradicts "all 10 converged"), not
+    the rates; its (10, 5) run lets the no-output-bias and single-layer mutants fail at n = 10 (50,000 steps
+    of the smaller net instead of at n = 30: quick ~1.5 instead of ~1.85 CPU s).
 
     Mutants
     -------
-    budget-2000: the replayed run has not converged at 2,000 steps (nor at 50,000).  no-output-bias: f = u z_3 >= 0 or <= 0
-    everywhere: no run exceeds accuracy 1/2.
+    budget-2000: the replayed (30, 5) run has not converged at 2,000 steps (nor at 50,000).  no-output-bias:
+    f = u z_3 >= 0 or <= 0 everywhere: no run exceeds accuracy 1/2 (quick: rejected at (10, 5), 0/1).
     Second reader: single-layer-learns-6 is provably false (a degree-2 polynomial cannot sign-represent a
-    parity of k >= 3 inputs); rejected on the replayed configuration (n, k) = (30, 5).
+    parity of k >= 3 inputs); rejected at the quick tier's first configuration (n, k) = (10, 5), 0/1.
     """
     return _check_training(statement, p, ctx)
