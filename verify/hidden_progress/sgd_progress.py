@@ -542,7 +542,7 @@ def check_hidden_progress_rho(statement: ProgressStatement, p, ctx) -> Verdict:
     Quick tier = smoke test of the full tier's picture (at eta = 0.05 the ratio and the flat-loss
     separation fail; at eta = 0.002 rho_par leads rho_noise) at (30, 3) only, eta in {0.05, 0.002}, 24
     seeds; the full tier asserts it at (30, 3) and (50, 3), eta in {0.05, 0.01, 0.002}, 64 seeds.  Quick,
-    24 seeds (the first 24 of the 32 used until 2026-11-28; ~1.9 CPU s instead of ~2.6): at eta = 0.05,
+    24 seeds (the first 24 of the 32 used until 2026-11-28; CPU ~2.6 -> ~2.2 s): at eta = 0.05,
     23/24 converge, ratio > 1.5 at t_c/2 in 4/23 (upper bound 0.508 < 0.8; 7/31 and 0.514 with 32), S
     on top with the loss flat in 0/23 (0.259 < 1/2); at eta = 0.002, ratio > 1.5 at t_flat in 24/24.
     20 seeds would leave the second-reader mutant a margin of 0.035 only (2/19: upper bound 0.465).
@@ -937,7 +937,7 @@ def check_grokking(statement: GrokStatement, p, ctx) -> Verdict:
     in 12/12, the smallest lower bound 3.63, so the no-grokking mutant is rejected: Clopper-Pearson lower
     bound 0.562 > 1/2), m = 1500 has no gap (12/12, t_test ~600).  With 12 seeds every mutant is rejected
     by an all-or-none count (12/12 or 0/12: bound 0.562 or 0.438 against 1/2); the 14 seeds used until
-    2026-11-28 (the first 12 are the same runs) gave 0.611 / 0.389 at ~4 CPU s, the 12 ~2.9.  It cannot
+    2026-11-28 (the first 12 are the same runs) gave 0.611 / 0.389; 12 seeds cut the claim's engine work by 14% (CPU ~3.6 -> ~2.9 s).  It cannot
     show the catalog's (30, 3) grid, the lambda = 0 and 1e-3 cells between the extremes, or the late
     grokkers.  Its cost (~3 CPU s; ~11 at (20, 3) with the cells (150,
     1e-2), (250, 1e-2), (2000, 0) and 12,000 steps, and ~19 at (30, 3) with (200, 1e-2), (500, 1e-2),

@@ -526,7 +526,7 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     Quick tier = smoke test of the full tier's width dependence (no ~r-fold speed-up, a smaller spread,
     no early successes) at (n, k) = (11, 3), widths 10, 100, 1000, 16 runs per width; the full tier
     asserts it at (30, 3) with 100 runs per width.  History: (12, 3) with 16 runs until 2026-11-28
-    (~3.1 CPU s; now ~2.4), the first 16 of 24 runs until 2026-11-27 (13 s), (20, 3) until 2026-11
+    (engine work 15% more than at (11, 3); CPU ~2.8 s, now ~2.5), the first 16 of 24 runs until 2026-11-27 (13 s), (20, 3) until 2026-11
     (> 500 CPU s).  Same protocol on a smaller n and the fewest runs the parameter allows.  Its cost is
     the width-1000 runs (per step ~100x a width-10 run), which the 100x width range of the statement
     needs.  It reproduces the verdict and rejects all 4 mutants: median t_c 605, 315, 340 at r = 10,
@@ -537,7 +537,7 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     would flip it (1/16: bound 0.35), so this part may flip at quick under small changes of the engine
     or the seeds; the full tier (1/100, bound ~0.064) is what shows it.  The fastest run is 1.42x half
     the median at r = 10 (430 against 302.5; (12, 3): 490 against 360, 1.36x), at least 1.7x at the
-    other widths.  n = 10 would cost ~2.0 CPU s but its fastest width-10 run is only 1.11x half the
+    other widths.  n = 10 would cut the work by another 16% but its fastest width-10 run is only 1.11x half the
     median (340 against 307.5).  Narrower widths are no cheaper way: r = 4, 40, 400 leaves width-4 runs
     censored (not reproduced at (12, 3)), r = 10, 100, 300 covers a 30x range only.  At n = 11 random
     search is not slow (C(11, 3) = 165: 17 rounds with r = 10 copies against SGD's 605 steps), so the
