@@ -458,7 +458,7 @@ _RHO_PARAMS = [
     rigor=Rigor.STATISTICAL,
     kind=Kind.EMPIRICAL,
     params=_RHO_PARAMS,
-    tiers={"quick": {"sizes": "30:3", "lrs": "0.05,0.002", "seeds": 32, "budget": 2000, "scale": 1.0, "init": "torch",
+    tiers={"quick": {"sizes": "30:3", "lrs": "0.05,0.002", "seeds": 24, "budget": 2000, "scale": 1.0, "init": "torch",
                      "extras": False},
            "full": {"sizes": "30:3,50:3", "lrs": "0.05,0.01,0.002", "seeds": 64, "extras": True}},
     uses_backend=True,
@@ -526,9 +526,9 @@ def check_hidden_progress_rho(statement: ProgressStatement, p, ctx) -> Verdict:
     ratio > 1.5 (at t_c/2 and at t_flat) and "S on top at t_flat" occur in at most half of the seeds
     (generous: exchangeable coordinates put S on top with probability 1/C(n, k)), at every learning rate
     of the grid.  Rejected at eta = 0.002, where rho_par/rho_noise > 1.5 at t_flat in 63/64 seeds at
-    both sizes (quick: 32/32) and at t_c/2 in 53/64.
+    both sizes (quick: 24/24, Clopper-Pearson lower bound 0.750 > 1/2) and at t_c/2 in 53/64.
     sep-at-half-every-eta (second reader): at eta = 0.05, S is on top at t_c/2 in 2/61 and 2/53 seeds
-    (quick: a handful of 32), far below 1/2: rejected by the Clopper-Pearson upper bound.
+    (quick: 2/23, upper bound 0.401), far below 1/2: rejected by the Clopper-Pearson upper bound.
 
     Notes
     -----
@@ -539,7 +539,15 @@ def check_hidden_progress_rho(statement: ProgressStatement, p, ctx) -> Verdict:
     rate.  The parts are probability thresholds decided by Clopper-Pearson bounds, not inequality
     bounds with a sharpness; the measured fractions are in the cases and details.
 
-    Measured (full tier, 64 seeds per configuration; quick: (30, 3) only, 32 seeds, same picture).  At
+    Quick tier = smoke test of the full tier's picture (at eta = 0.05 the ratio and the flat-loss
+    separation fail; at eta = 0.002 rho_par leads rho_noise) at (30, 3) only, eta in {0.05, 0.002}, 24
+    seeds; the full tier asserts it at (30, 3) and (50, 3), eta in {0.05, 0.01, 0.002}, 64 seeds.  Quick,
+    24 seeds (the first 24 of the 32 used until 2026-11-28; CPU ~2.6 -> ~2.2 s): at eta = 0.05,
+    23/24 converge, ratio > 1.5 at t_c/2 in 4/23 (upper bound 0.508 < 0.8; 7/31 and 0.514 with 32), S
+    on top with the loss flat in 0/23 (0.259 < 1/2); at eta = 0.002, ratio > 1.5 at t_flat in 24/24.
+    20 seeds would leave the second-reader mutant a margin of 0.035 only (2/19: upper bound 0.465).
+
+    Measured (full tier, 64 seeds per configuration; quick: (30, 3) only, same picture).  At
     the catalog's eta = 0.05 (t_c median 135 at (30, 3), 150 at (50, 3)) the plateau is noise-dominated:
     rho_par/rho_noise at t_c/2 has median 1.06 / 1.09 and exceeds 1.5 in 13/61 and 4/53 converged
     seeds (Clopper-Pearson upper bounds 0.41 and 0.25 < 0.8); S is on top at t_c/2 in 2/61 and 2/53
@@ -839,7 +847,7 @@ def _grok_plots(results: dict, step: int, n: int, k: int, curves) -> list[dict]:
         Param("budget", int, 100, 10**6, doc="step budget per run (catalog: up to 1e5)"),
         Param("eval_every", int, 1, 10_000, doc="stride of the train/test accuracy evaluations"),
     ],
-    tiers={"quick": {"n": 16, "k": 3, "cells": "120:0.01,180:0.01,1500:0", "seeds": 14, "budget": 8_000, "eval_every": 50},
+    tiers={"quick": {"n": 16, "k": 3, "cells": "120:0.01,180:0.01,1500:0", "seeds": 12, "budget": 8_000, "eval_every": 50},
            # every parameter pinned: the full tier must not follow changes of the quick dict
            "full": {"n": 30, "k": 3, "cells": "200/500/1000/5000:0/0.001/0.01", "seeds": 20, "budget": 50_000,
                     "eval_every": 50}},
@@ -902,7 +910,7 @@ def check_grokking(statement: GrokStatement, p, ctx) -> Verdict:
     bound < 1/2 (without weight decay the small-m runs overfit and never generalise, the m = 5000 run
     has no gap).
     small-m-generalises (second reader): the smallest m never reaches 99% test accuracy within the
-    budget in any seed (m = 200: 0/20 at full; m = 120 at n = 16: 0/14 at quick): rejected.
+    budget in any seed (m = 200: 0/20 at full; m = 120 at n = 16: 0/12 at quick): rejected.
 
     Notes
     -----
@@ -918,15 +926,20 @@ def check_grokking(statement: GrokStatement, p, ctx) -> Verdict:
     >= 5 in 15/20, median ratio ~ 7) and (1000, 1e-3) (t_train ~ 1950, t_test median 12,450, 20/20
     generalise, ratio >= 5 in 18/20, median ~ 6.7); (500, 1e-3) groks very late (3/20 by 50,000 steps);
     (1000, 1e-2) generalises soon after fitting (median ratio 1.16); m = 5000 reaches 99% test accuracy
-    at ~ 1050 steps, before or at zero training error, for every lambda.  Quick tier: a smoke test of what
-    the full tier shows, with the same protocol (width 100, B = 32, eta = 0.1, eval stride 50, the same
-    events and Clopper-Pearson bounds) on a smaller instance, (n, k) = (16, 3), 14 seeds, a budget of
-    8,000 steps, and three cells with m scaled down to n = 16: (120, 1e-2) below the threshold, (180,
-    1e-2) in between, (1500, 0) far above.  It shows the same per-cell picture as the full tier: m = 120
-    fits (median t_train 325) and never generalises (0/14), (180, 1e-2) groks (14/14 generalise, median
-    t_train 650, t_test 4,725; ratio >= 5 in 13/14, so the no-grokking mutant is rejected), m = 1500 has
-    no gap (14/14, t_test ~600).  It cannot show the catalog's (30, 3) grid, the lambda = 0 and 1e-3 cells
-    between the extremes, or the late grokkers.  Its cost (~4 CPU s; ~11 at (20, 3) with the cells (150,
+    at ~ 1050 steps, before or at zero training error, for every lambda.  Quick tier = smoke test of the
+    full tier's per-cell picture (small m fails, an intermediate m with weight decay groks, large m has no
+    gap) at (n, k) = (16, 3), 12 seeds, 8,000 steps and three cells; the full tier asserts it on the
+    catalog's (30, 3) grid of 12 cells with 20 seeds.  Same protocol (width 100, B = 32, eta = 0.1, eval
+    stride 50, the same events and Clopper-Pearson bounds); the cells have m scaled down to n = 16:
+    (120, 1e-2) below the threshold, (180, 1e-2) in between, (1500, 0) far above.  It shows the same
+    per-cell picture as the full tier: m = 120 fits (median t_train 300) and never generalises (0/12),
+    (180, 1e-2) groks (12/12 generalise, median t_train 625, t_test 4,450; ratio >= 5 in 11/12 and >= 2
+    in 12/12, the smallest lower bound 3.63, so the no-grokking mutant is rejected: Clopper-Pearson lower
+    bound 0.562 > 1/2), m = 1500 has no gap (12/12, t_test ~600).  With 12 seeds every mutant is rejected
+    by an all-or-none count (12/12 or 0/12: bound 0.562 or 0.438 against 1/2); the 14 seeds used until
+    2026-11-28 (the first 12 are the same runs) gave 0.611 / 0.389; 12 seeds cut the claim's engine work by 14% (CPU ~3.6 -> ~2.9 s).  It cannot
+    show the catalog's (30, 3) grid, the lambda = 0 and 1e-3 cells between the extremes, or the late
+    grokkers.  Its cost (~3 CPU s; ~11 at (20, 3) with the cells (150,
     1e-2), (250, 1e-2), (2000, 0) and 12,000 steps, and ~19 at (30, 3) with (200, 1e-2), (500, 1e-2),
     (5000, 0) and 20,000 steps, the quick tiers until 2026-11-27) is set by the
     smallest-m cell, which runs every seed to the budget, and the grokking cell, whose slowest seeds
