@@ -102,6 +102,37 @@ def _good_enumerated(n_enum: int) -> tuple:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=4096)
+def _p_good_floats(n: int, k: int, s_lo: int) -> np.ndarray:
+    """float(p_good(n, k, s)) for s = s_lo..n (correctly rounded; read-only): the float prefilter of the scan of
+    Lemma C.2, shared by the statements with the same hypothesis s >= s_lo."""
+    out = np.array([comb(n - k, s - k) / comb(n, s) for s in range(s_lo, n + 1)], dtype=np.float64)
+    out.setflags(write=False)
+    return out
+
+
+_RATIO_PREFILTER = 1e-9  # relative slack of the float prefilter (its own rounding error is ~1e-15)
+
+
+def _ratio_candidates(statement: GoodProbabilityBound, n: int, k: int) -> range | list[int]:
+    """The s (ascending) among which the exact minimum of p_good / lower over s_min(k) <= s <= n lies.
+
+    The scan compares exact Fractions (slow); in float64 the ratios are accurate to ~1e-15 relative, so every s
+    whose exact ratio is minimal has a float ratio within a factor 1 + 1e-9 of the float minimum: only those
+    are compared exactly, in increasing s, so the first exact minimiser (and every reported number) is the one
+    of the plain scan over all s.  Statements other than GoodProbabilityBound itself keep the plain scan."""
+    s_lo = statement.s_min(k)
+    if type(statement) is not GoodProbabilityBound or s_lo < max(k, 1) or s_lo > n:
+        return range(s_lo, n + 1)
+    s_arr = np.arange(s_lo, n + 1, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        f = _p_good_floats(n, k, s_lo) / (s_arr / (float(statement.base) * n)) ** (k + statement.power_shift)
+    if not np.all(np.isfinite(f) & (f > 0)):
+        return range(s_lo, n + 1)
+    keep = np.flatnonzero(f <= f.min() * (1 + _RATIO_PREFILTER))
+    return [s_lo + int(i) for i in keep]
+
+
 @claim(
     id="thesis_ch6.lemma_C.2",
     source=SOURCE,
@@ -166,7 +197,7 @@ def check_good_probability(statement: GoodProbabilityBound, p, ctx) -> Verdict:
     for k in range(1, p["k_max"] + 1):
         for n in range(max(statement.s_min(k), 1), p["n_max"] + 1):
             best = None
-            for s in range(statement.s_min(k), n + 1):
+            for s in _ratio_candidates(statement, n, k):
                 ratio = _p_good(n, k, s) / statement.lower(n, k, s)
                 if best is None or ratio < best[0]:
                     best = (ratio, s)
