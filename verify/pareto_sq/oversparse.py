@@ -463,7 +463,7 @@ def check_bad_neurons(statement: BadNeuronBound, p, ctx) -> Verdict:
                 supp = pool[:s]
                 w = np.zeros(n)
                 w[supp] = 1
-                g = correlation_vector(w, S, backend=ctx.backend)
+                g = _correlation_cached(w.tobytes(), tuple(S), ctx.backend)  # the same draws for every statement
                 nz = {i: g[i] for i in range(n) if g[i] != 0}
                 expect = {S[0]: C_ks(k, s)} if missing == 1 else {}
                 structure_ok &= nz == expect
@@ -581,24 +581,40 @@ def check_rho_bounds(statement: RhoBounds, p, ctx) -> Verdict:
     rho(v) = (2/(pi v)) C(v-1, (v-1)/2) 2^{-(v-1)} (v 2^{v-1} in place of v^{2v}); with it both bounds hold.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    for v in range(3, 22, 2):
-        worst = None
-        for N in range(v, p["N_max"] + 1, 2):
-            W = float(comb(N, v) * maj_hat(N, v) ** 2)
-            if worst is None or W < worst[0]:
-                worst = (W, N)
+    lower_worst, upper_worst = _rho_extremes(p["N_max"])
+    for v, worst in zip(range(3, 22, 2), lower_worst):
         ev.add({"v": v, "N": worst[1], "bound": "rho(v) <= W^v (smallest W)"}, statement.rho(v), worst[0], part="lower")
-    for k in range(2, 21, 2):
-        worst = None
-        for s in range(4 * k + 1, p["N_max"] + 1, 2):
-            W = float(comb(s, k + 1) * maj_hat(s, k + 1) ** 2)
-            if worst is None or W > worst[0]:
-                worst = (W, s)
+    for k, worst in zip(range(2, 21, 2), upper_worst):
         ev.add({"k": k, "s": worst[1], "bound": "W^{k+1}[Maj_s] <= factor rho(k+1) (largest W)"}, worst[0],
                statement.factor * statement.rho(k + 1), part="upper")
         ev.add({"k": k, "bound": "rho(k+1) < rho(k-1)"}, statement.rho(k + 1), statement.mono_factor * statement.rho(k - 1), relation="lt",
                part="monotone")
     return ev.verdict()
+
+
+@functools.lru_cache(maxsize=4)
+def _rho_extremes(N_max: int) -> tuple[tuple, tuple]:
+    """The exact degree weights the rho-bound checks compare, a function of N_max alone (computed once for the
+    printed statement, the corrected one and the mutants): for odd v = 3..21 the smallest float(W^v[Maj_N]) over
+    odd N in [v, N_max] with its first N; for even k = 2..20 the largest float(W^{k+1}[Maj_s]) over odd s in
+    (4k, N_max] with its first s (None where the range is empty)."""
+    lower = []
+    for v in range(3, 22, 2):
+        worst = None
+        for N in range(v, N_max + 1, 2):
+            W = float(comb(N, v) * maj_hat(N, v) ** 2)
+            if worst is None or W < worst[0]:
+                worst = (W, N)
+        lower.append(worst)
+    upper = []
+    for k in range(2, 21, 2):
+        worst = None
+        for s in range(4 * k + 1, N_max + 1, 2):
+            W = float(comb(s, k + 1) * maj_hat(s, k + 1) ** 2)
+            if worst is None or W > worst[0]:
+                worst = (W, s)
+        upper.append(worst)
+    return tuple(lower), tuple(upper)
 
 
 def _c6_hypotheses(case) -> list[str]:
