@@ -308,18 +308,20 @@ def truncation_success_counts(n: int, k: int, s: int, ms, trials: int, gamma: fl
         raise ValueError(f"argument 'ms' must be a non-empty strictly increasing list of sample sizes, not {ms}")
     if not (math.isfinite(gamma) and gamma > 0):
         raise ValueError(f"argument 'gamma' must be a finite positive real number, not {gamma!r}")
-    _checks.require_memory("ms", ms[-1], 13 * ms[-1] * n, what="one sample stream (int8, int32 and float64 copies)")
+    _checks.require_memory("ms", ms[-1], 13 * ms[-1] * n, what="one sample stream (int8 and float64 copies and their temporaries)")
     w = undersparse_weights(n, list(range(s))).astype(np.int64)
     target = np.zeros(n, dtype=bool)
     target[s:k] = True
     rng = np.random.default_rng(np.random.SeedSequence([seed, n, k, s]))
     counts = np.zeros(len(ms), dtype=np.int64)
     blocks = list(itertools.pairwise([0, *ms]))  # sample block j is rows ms[j-1] .. ms[j]-1 of the stream
+    wf = w.astype(np.float64)
     for _ in range(trials):
-        X = (1 - 2 * rng.integers(0, 2, size=(ms[-1], n), dtype=np.int8)).astype(np.int32)
-        y = np.prod(X[:, :k], axis=1)
-        coef = (y * (X @ w > 0)).astype(np.float64)
-        Xf = X.astype(np.float64)
+        # the ±1 draws straight to float64: <w, x> (integers of modulus <= sum |w| < 2^53) and the products of
+        # k signs are exact in float64, so the signs and coefficients are those of the integer computation (and
+        # np.where writes +0.0 where the neuron is off, as the integer product did)
+        Xf = (1 - 2 * rng.integers(0, 2, size=(ms[-1], n), dtype=np.int8)).astype(np.float64)
+        coef = np.where(Xf @ wf > 0, np.prod(Xf[:, :k], axis=1), 0.0)
         # (len(ms), n) partial sums over the first m rows: the block sums coef[a:b] @ X[a:b], accumulated.  Every
         # partial sum is an integer of modulus <= ms[-1] <= 1e7 < 2^53, so the float64 sums are exact: the values of
         # the integer running sum at rows m - 1, without writing the running sum of every row

@@ -116,3 +116,38 @@ def test_parity_readout_k2_is_the_documented_vector():
 def test_bad_arguments_raise_value_error(bad):
     with pytest.raises(ValueError):
         bad()
+
+
+def test_lemma_c2_ratio_prefilter_matches_plain_scan():
+    """The float prefilter of Lemma C.2's scan keeps the first exact minimiser of p_good / lower over s (every
+    statement of the claim, ties included: at k = 1 the printed ratio is 2 for every s)."""
+    from verify.pareto_sq.oversparse import GoodProbabilityBound, _ratio_candidates
+
+    statements = [GoodProbabilityBound(), GoodProbabilityBound(base=Fraction(1)),
+                  GoodProbabilityBound(s_min_coef=1, s_min_const=0), GoodProbabilityBound(base=Fraction(99, 100)),
+                  GoodProbabilityBound(power_shift=-1)]
+    for st_ in statements:
+        for k in range(1, 9):
+            for n in range(max(st_.s_min(k), 1), 70):
+                def first_min(ss):
+                    best = None
+                    for s in ss:
+                        ratio = p_good_oversparse(n, k, s) / st_.lower(n, k, s)
+                        if best is None or ratio < best[0]:
+                            best = (ratio, s)
+                    return best
+
+                assert first_min(_ratio_candidates(st_, n, k)) == first_min(range(st_.s_min(k), n + 1))
+
+
+def test_rho_extremes_match_plain_scan():
+    """The memoised extremes of thesis_ch6.rho_bounds are the plain scans' first minimum / maximum."""
+    from verify.pareto_sq.oversparse import _rho_extremes
+
+    lower, upper = _rho_extremes(101)
+    for v, (W, N) in zip(range(3, 22, 2), lower):
+        vals = [(float(comb(M, v) * maj_hat(M, v) ** 2), M) for M in range(v, 102, 2)]
+        assert (W, N) == min(vals, key=lambda t: t[0])
+    for k, (W, s) in zip(range(2, 21, 2), upper):
+        vals = [(float(comb(M, k + 1) * maj_hat(M, k + 1) ** 2), M) for M in range(4 * k + 1, 102, 2)]
+        assert (W, s) == max(vals, key=lambda t: t[0])

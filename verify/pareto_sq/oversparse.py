@@ -102,6 +102,37 @@ def _good_enumerated(n_enum: int) -> tuple:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=4096)
+def _p_good_floats(n: int, k: int, s_lo: int) -> np.ndarray:
+    """float(p_good(n, k, s)) for s = s_lo..n (correctly rounded; read-only): the float prefilter of the scan of
+    Lemma C.2, shared by the statements with the same hypothesis s >= s_lo."""
+    out = np.array([comb(n - k, s - k) / comb(n, s) for s in range(s_lo, n + 1)], dtype=np.float64)
+    out.setflags(write=False)
+    return out
+
+
+_RATIO_PREFILTER = 1e-9  # relative slack of the float prefilter (its own rounding error is ~1e-15)
+
+
+def _ratio_candidates(statement: GoodProbabilityBound, n: int, k: int) -> range | list[int]:
+    """The s (ascending) among which the exact minimum of p_good / lower over s_min(k) <= s <= n lies.
+
+    The scan compares exact Fractions (slow); in float64 the ratios are accurate to ~1e-15 relative, so every s
+    whose exact ratio is minimal has a float ratio within a factor 1 + 1e-9 of the float minimum: only those
+    are compared exactly, in increasing s, so the first exact minimiser (and every reported number) is the one
+    of the plain scan over all s.  Statements other than GoodProbabilityBound itself keep the plain scan."""
+    s_lo = statement.s_min(k)
+    if type(statement) is not GoodProbabilityBound or s_lo < max(k, 1) or s_lo > n:
+        return range(s_lo, n + 1)
+    s_arr = np.arange(s_lo, n + 1, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        f = _p_good_floats(n, k, s_lo) / (s_arr / (float(statement.base) * n)) ** (k + statement.power_shift)
+    if not np.all(np.isfinite(f) & (f > 0)):
+        return range(s_lo, n + 1)
+    keep = np.flatnonzero(f <= f.min() * (1 + _RATIO_PREFILTER))
+    return [s_lo + int(i) for i in keep]
+
+
 @claim(
     id="thesis_ch6.lemma_C.2",
     source=SOURCE,
@@ -166,7 +197,7 @@ def check_good_probability(statement: GoodProbabilityBound, p, ctx) -> Verdict:
     for k in range(1, p["k_max"] + 1):
         for n in range(max(statement.s_min(k), 1), p["n_max"] + 1):
             best = None
-            for s in range(statement.s_min(k), n + 1):
+            for s in _ratio_candidates(statement, n, k):
                 ratio = _p_good(n, k, s) / statement.lower(n, k, s)
                 if best is None or ratio < best[0]:
                     best = (ratio, s)
@@ -432,7 +463,7 @@ def check_bad_neurons(statement: BadNeuronBound, p, ctx) -> Verdict:
                 supp = pool[:s]
                 w = np.zeros(n)
                 w[supp] = 1
-                g = correlation_vector(w, S, backend=ctx.backend)
+                g = _correlation_cached(w.tobytes(), tuple(S), ctx.backend)  # the same draws for every statement
                 nz = {i: g[i] for i in range(n) if g[i] != 0}
                 expect = {S[0]: C_ks(k, s)} if missing == 1 else {}
                 structure_ok &= nz == expect
@@ -550,24 +581,40 @@ def check_rho_bounds(statement: RhoBounds, p, ctx) -> Verdict:
     rho(v) = (2/(pi v)) C(v-1, (v-1)/2) 2^{-(v-1)} (v 2^{v-1} in place of v^{2v}); with it both bounds hold.
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
-    for v in range(3, 22, 2):
-        worst = None
-        for N in range(v, p["N_max"] + 1, 2):
-            W = float(comb(N, v) * maj_hat(N, v) ** 2)
-            if worst is None or W < worst[0]:
-                worst = (W, N)
+    lower_worst, upper_worst = _rho_extremes(p["N_max"])
+    for v, worst in zip(range(3, 22, 2), lower_worst):
         ev.add({"v": v, "N": worst[1], "bound": "rho(v) <= W^v (smallest W)"}, statement.rho(v), worst[0], part="lower")
-    for k in range(2, 21, 2):
-        worst = None
-        for s in range(4 * k + 1, p["N_max"] + 1, 2):
-            W = float(comb(s, k + 1) * maj_hat(s, k + 1) ** 2)
-            if worst is None or W > worst[0]:
-                worst = (W, s)
+    for k, worst in zip(range(2, 21, 2), upper_worst):
         ev.add({"k": k, "s": worst[1], "bound": "W^{k+1}[Maj_s] <= factor rho(k+1) (largest W)"}, worst[0],
                statement.factor * statement.rho(k + 1), part="upper")
         ev.add({"k": k, "bound": "rho(k+1) < rho(k-1)"}, statement.rho(k + 1), statement.mono_factor * statement.rho(k - 1), relation="lt",
                part="monotone")
     return ev.verdict()
+
+
+@functools.lru_cache(maxsize=4)
+def _rho_extremes(N_max: int) -> tuple[tuple, tuple]:
+    """The exact degree weights the rho-bound checks compare, a function of N_max alone (computed once for the
+    printed statement, the corrected one and the mutants): for odd v = 3..21 the smallest float(W^v[Maj_N]) over
+    odd N in [v, N_max] with its first N; for even k = 2..20 the largest float(W^{k+1}[Maj_s]) over odd s in
+    (4k, N_max] with its first s (None where the range is empty)."""
+    lower = []
+    for v in range(3, 22, 2):
+        worst = None
+        for N in range(v, N_max + 1, 2):
+            W = float(comb(N, v) * maj_hat(N, v) ** 2)
+            if worst is None or W < worst[0]:
+                worst = (W, N)
+        lower.append(worst)
+    upper = []
+    for k in range(2, 21, 2):
+        worst = None
+        for s in range(4 * k + 1, N_max + 1, 2):
+            W = float(comb(s, k + 1) * maj_hat(s, k + 1) ** 2)
+            if worst is None or W > worst[0]:
+                worst = (W, s)
+        upper.append(worst)
+    return tuple(lower), tuple(upper)
 
 
 def _c6_hypotheses(case) -> list[str]:
