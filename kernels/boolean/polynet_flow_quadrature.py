@@ -391,10 +391,18 @@ def crossing_q(levels: Sequence[np.ndarray], alpha: float, *, strict: bool = Tru
     sup{t : err(t) >= alpha} = t(crossing_q(levels, alpha)) for alpha > 0, and the first time with
     err = 0 is t(crossing_q(levels, 0, strict=False)) (the last |v_i| passes ||u_i||_1).  ``backend``:
     ``"cpu"`` (numba bisection; blocks of equal length) or ``"reference"`` (plain Python, any lengths).
+    ``levels`` may also be the blocks already stacked, a (k, N) float64 array (N >= 1): the same value, without
+    the copy of every block per call (callers that cross several alpha on the same levels stack them once).
     Raises ValueError when err(q+) never gets below alpha.
     """
     if backend not in ("cpu", "reference"):
         raise ValueError(f"argument 'backend' must be 'cpu' or 'reference', not {backend!r}")
+    if (backend == "cpu" and isinstance(levels, np.ndarray) and levels.ndim == 2 and levels.dtype == np.float64
+            and levels.shape[0] >= 1 and levels.shape[1] >= 1):
+        x = _crossing_2d(np.ascontiguousarray(levels), float(alpha), bool(strict), float(shift))
+        if np.isnan(x):
+            raise ValueError(f"argument 'alpha' = {alpha!r} is never reached (err(q+) >= alpha for every q)")
+        return float(x)
     levels = [np.asarray(Q, dtype=np.float64) for Q in levels]
     if not levels or any(Q.ndim != 1 or Q.shape[0] < 1 for Q in levels):
         raise ValueError("argument 'levels' must be a non-empty list of non-empty sorted 1-D arrays")

@@ -13,7 +13,14 @@ import pytest
 from kernels.boolean.polynet import disjoint_polynet_error_exhaustive
 from kernels.boolean.polynet_flow import relevant_velocity
 from verify.hidden_progress.figures_b_assorted import _adjacent, oscillating_polynomial
-from verify.hidden_progress.figures_b_curves import _ffill, _gaussian_inits, _population_gd, _replay, disjoint_error
+from verify.hidden_progress.figures_b_curves import (
+    _ffill,
+    _gaussian_inits,
+    _gd_block,
+    _population_gd,
+    _replay,
+    disjoint_error,
+)
 from verify.hidden_progress.figures_b_trajectories import _mlp_loss, _movement
 
 
@@ -42,6 +49,37 @@ def test_replay_is_the_gd_recursion():
     assert np.array_equal(out[0], np.stack([v0[0], v1[0], v2[0]]))
     assert np.array_equal(out[1], np.stack([v1[1], v2[1], v2[1]]))
     assert np.allclose(v1[0], [0.5 + 0.1 * 2.0, 1.0 + 0.1 * 1.0, 2.0 + 0.1 * 0.5])
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+def test_gd_block_is_the_numpy_loop_bit_for_bit(k):
+    """The numba GD steps against the numpy loop they replace (relevant_velocity), with inactive rows and
+    overflow to inf/nan in the later steps."""
+    rng = np.random.default_rng(k)
+    V0 = rng.standard_normal((7, k)) * 3.0
+    active = np.array([True, False, True, True, False, True, True])
+    eta, C = 0.37, 60
+    V = V0.copy()
+    block = np.empty((C, 7, k))
+    _gd_block(V, active, eta, block)
+    W = V0.copy()
+    ref = np.empty((C, 7, k))
+    ref[0] = W
+    with np.errstate(over="ignore", invalid="ignore"):
+        for c in range(1, C):
+            W[active] = W[active] + eta * relevant_velocity(W[active])
+            ref[c] = W
+    assert np.array_equal(block, ref, equal_nan=True) and np.array_equal(V, W, equal_nan=True)
+    steps = rng.integers(0, C, size=(7, 4))
+    out = _replay(V0, eta, steps)
+    cols = np.arange(7)[:, None]
+    full = np.empty((C, 7, k))
+    W = V0.copy()
+    with np.errstate(over="ignore", invalid="ignore"):
+        for c in range(C):
+            full[c] = W
+            W = W + eta * relevant_velocity(W)
+    assert np.array_equal(out, full[steps, cols], equal_nan=True)
 
 
 def test_population_gd_plateau_then_zero_error():

@@ -234,9 +234,12 @@ def test_crossing_twins_agree_and_err_drops_there(k, n_prime, seed, integer, alp
     except ValueError:
         with pytest.raises(ValueError):
             crossing_q(levels, alpha, strict=strict)
+        with pytest.raises(ValueError):
+            crossing_q(np.stack(levels), alpha, strict=strict)
         return
     q = crossing_q(levels, alpha, strict=strict)
     assert q == ref
+    assert crossing_q(np.stack(levels), alpha, strict=strict) == q  # the pre-stacked form: the same value
     below = (lambda e: e < alpha) if strict else (lambda e: e <= alpha)
     assert below(float(error_after(levels, q)))
     if q > 0:

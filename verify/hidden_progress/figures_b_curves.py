@@ -19,6 +19,7 @@ import functools
 import math
 from dataclasses import dataclass, replace
 
+import numba as nb
 import numpy as np
 
 from kernels.activations import Activation
@@ -118,16 +119,64 @@ def _population_gd(root: int, k: int, n1: int, runs: int, eta: float, cap: int) 
     return GDRuns(eta, cap, t_level, t_zero, err0, dev, tuple(curves))
 
 
+@nb.njit(cache=True)
+def _gd_step_row(V, r, eta, pre, vel):  # pragma: no cover - compiled
+    """V[r] <- V[r] + eta * relevant_velocity(V[r]), bit for bit: the prefix and suffix products in np.cumprod's
+    order (1 * v_0 * v_1 ..., 1 * v_{k-1} * v_{k-2} ...), velocity prefix_i * suffix_i, then V + eta * velocity."""
+    k = V.shape[1]
+    p = 1.0
+    for i in range(k):
+        pre[i] = p
+        p = p * V[r, i]
+    s = 1.0
+    for i in range(k - 1, -1, -1):
+        vel[i] = pre[i] * s
+        s = s * V[r, i]
+    for i in range(k):
+        V[r, i] = V[r, i] + eta * vel[i]
+
+
+@nb.njit(cache=True)
+def _gd_block(V, active, eta, block):  # pragma: no cover - compiled
+    """block[0] = V; for c >= 1 one GD step of the active rows of V (in place), block[c] = V (all rows)."""
+    C, runs, k = block.shape
+    pre = np.empty(k)
+    vel = np.empty(k)
+    block[0] = V
+    for c in range(1, C):
+        for r in range(runs):
+            if active[r]:
+                _gd_step_row(V, r, eta, pre, vel)
+        block[c] = V
+
+
+@nb.njit(cache=True)
+def _replay_kernel(V, eta, steps, out):  # pragma: no cover - compiled
+    """out[m, j] = the GD iterate of row m at step steps[m, j] (V (M, k) is advanced in place)."""
+    M, J = steps.shape
+    k = V.shape[1]
+    pre = np.empty(k)
+    vel = np.empty(k)
+    T = 0
+    for m in range(M):
+        for j in range(J):
+            T = max(T, steps[m, j])
+    for t in range(T + 1):
+        for m in range(M):
+            for j in range(J):
+                if steps[m, j] == t:
+                    out[m, j] = V[m]
+        for m in range(M):
+            _gd_step_row(V, m, eta, pre, vel)
+
+
 def _gd_loop(V, active, sums, eta, cap, k, t_level, t_zero, errs) -> None:
     runs = V.shape[0]
     t0 = 0
     while active.any() and t0 <= cap:
         C = min(_CHUNK, cap + 1 - t0)
         block = np.empty((C, runs, k))
-        block[0] = V
-        for c in range(1, C):
-            V[active] = V[active] + eta * relevant_velocity(V[active])
-            block[c] = V
+        _gd_block(V, active, float(eta), block)  # the numpy loop's arithmetic, bit for bit
         for r in np.flatnonzero(active):
             err = error_at(sums[r], block[:, r])
             errs[r].append(err)
@@ -145,13 +194,9 @@ def _gd_loop(V, active, sums, eta, cap, k, t_level, t_zero, errs) -> None:
 
 def _replay(v0: np.ndarray, eta: float, steps: np.ndarray) -> np.ndarray:
     """The GD iterates of inits v0 (M, k) at steps (M, J) (the same arithmetic as the batched loop)."""
-    V = v0.copy()
-    out = np.empty(steps.shape + (v0.shape[1],))
-    with np.errstate(over="ignore", invalid="ignore"):  # rows past their last recorded step may blow up (unused)
-        for t in range(int(steps.max()) + 1):
-            rows, cols = np.nonzero(steps == t)
-            out[rows, cols] = V[rows]
-            V = V + eta * relevant_velocity(V)
+    V = np.array(v0, dtype=np.float64)  # a C-contiguous copy, advanced in place (rows past their last recorded
+    out = np.empty(steps.shape + (v0.shape[1],))  # step may blow up to inf/nan: unused)
+    _replay_kernel(V, float(eta), np.ascontiguousarray(steps, dtype=np.int64), out)
     return out
 
 

@@ -96,7 +96,7 @@ def _plateau_sample(k: int, n_prime: int, inits: int, gammas: tuple, mc_samples:
         U = UU[r]
         q0 = max(0.0, float(np.max(np.abs(U).sum(axis=1) ** 2 - C[r])))
         if exact:
-            levels = flow_levels([abs_block_sums(u) for u in U], C[r])
+            levels = np.stack(flow_levels([abs_block_sums(u) for u in U], C[r]))  # (k, 2^{n'-2}), stacked once
             q0_route = crossing_q(levels, 0.0, strict=False)
             q0_defect = max(q0_defect, abs(q0_route - q0) / max(q0, 1e-300))
             cross_up = [crossing_q(levels, 0.5 - g) for g in gammas]

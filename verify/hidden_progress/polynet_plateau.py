@@ -455,7 +455,7 @@ def _b9_hypotheses(case) -> list[str]:
         Param("c_max", float, 1.0, 10_000.0, doc="printed LB: unspecified c tested at 0.56 and at c_max"),
     ],
     tiers={
-        "quick": {"n_exhaustive_max": 14, "m_pm1_max": 200, "m_gauss_max": 10, "gauss_draws": 1, "c_max": 100.0},
+        "quick": {"n_exhaustive_max": 14, "m_pm1_max": 200, "m_gauss_max": 5, "gauss_draws": 1, "c_max": 100.0},
         "full": {"n_exhaustive_max": 20, "m_pm1_max": 2048, "m_gauss_max": 20, "gauss_draws": 2, "c_max": 1000.0},
     },
 )
@@ -547,6 +547,9 @@ def check_lemma_b9(statement: ErrorBounds, p, ctx) -> Verdict:
     between lattice points (m = 9, v = 8; m = 200, v = 192 + 1/64, k = 1: err = 8.3e-55 > UB = 1.7e-80).  The proof's (B.12) writes 1 - 2 Pr[u^T z > |v|] = Pr[u^T z <= |v|]; the left side is
     Pr[|u^T z| <= |v|] (details).  The corrected UB holds even without the factor 2 (err <= sum_i
     Pr[A_i >= |v_i|], a union bound): the details count its violations (0).
+    Quick tier: a smoke test of the full tier (n <= 20 exhaustive, ±1 blocks up to m = 2048, Gaussian blocks
+    m <= 20 with 2 draws) at n <= 14, m <= 200 and Gaussian blocks m <= 5 with 1 draw (m <= 10 until issue 21
+    item 3; part (C) decides no mutant: every mutant is rejected on the ±1 blocks of (B)).
     """
     ev = Evidence("le", rigor=Rigor.FLOAT)
     printed_run = ctx.statement_tag == "printed"
