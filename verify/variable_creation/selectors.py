@@ -610,7 +610,7 @@ def _bag_case(construction, q_scale, q_log_num, T, s, gamma, Delta, vector_outpu
     affects=("thesis_ch4.lemma_A.22", "thesis_ch4.prop_4.12"),
     rigor=Rigor.FLOAT,
     params=[Param("T_max", int, 20, 5000)],
-    tiers={"quick": {"T_max": 100}, "full": {"T_max": 300}},
+    tiers={"quick": {"T_max": 20}, "full": {"T_max": 300}},
 )
 def check_lemma_A_21(statement: BagStatement, p, ctx) -> Verdict:
     """Lemma A.21 (bag of vectors, no MLP): scalar and s-dimensional output.
@@ -663,7 +663,9 @@ def check_lemma_A_21(statement: BagStatement, p, ctx) -> Verdict:
     in-set scores are exactly R and the values exactly 1, and every printed bound holds on every instance
     checked, so the statement is not refuted (for a general Delta-orthonormal family, where outside v_t
     correlate with u_I, it is undecided here).  Sharpness: the closed form of the error is largest at r = 0,
-    large T, small gamma; the grid holds those instances.
+    large T, small gamma; the grid holds those instances.  Quick tier = smoke test of every part at T = 20 only
+    (T_max = 20; it was 100, with the same sharpness per part and the same mutant witnesses, all at T = 20: the
+    ratios ~ 4s/(8s + gamma) barely depend on T); the full tier asserts them at T in {20, 300}.
 
     Correction
     ----------
