@@ -35,6 +35,7 @@ import numpy as np
 
 from kernels.sequence.attention import (
     gram_vectors,
+    softmax,
     selector_head_bag,
     selector_head_det_p,
     selector_head_trainable_p,
@@ -102,7 +103,25 @@ def _gram(T: int, s: int, Delta: float):
 
 
 def _max_err(head, B) -> float:
-    return max(abs(head(b) - head.target(b)) for b in B)
+    """max over the rows b of B of |head(b) - g_I(b)| (scalar heads), the rows run as one stack (_head_outputs)."""
+    B = np.asarray(B)
+    if head.project or head.w is None or len(B) < 2:
+        return max(abs(head(b) - head.target(b)) for b in B)
+    return max(abs(y - head.target(b)) for y, b in zip(_head_outputs(head, B), B))
+
+
+def _head_outputs(head, B) -> list:
+    """[head(b) for b in B] for a scalar [CLS]-read-out head, bit for bit: cls_readout's products on the stack of
+    the X(b) (np.matmul runs the same BLAS call per stacked item as on one 2-D / 1-D operand: a vector @ matrix,
+    matrix @ vector or dot, with the 1-D operands promoted to (1, n) / (n, 1) as np.matmul does for a single
+    item), and the softmax along the last axis (the same max, exp, pairwise sum and division per row); tested
+    against the per-row head in tests/variable_creation/test_variable_creation_helpers.py."""
+    X = np.stack([np.asarray(head.embed(np.asarray(b)), dtype=np.float64) for b in B])  # (n, T+1, d)
+    q = X[:, -1:, :] @ head.W_Q  # (n, 1, k): x_cls^T W_Q per row
+    kq = head.W_K @ np.swapaxes(q, -1, -2)  # (n, d, 1): W_K q
+    a = softmax((X @ kq)[..., 0], axis=-1)  # (n, T+1)
+    y = ((a[:, None, :] @ X) @ head.W_V) @ head.W_C  # (n, 1, k)
+    return [float(v) for v in (y @ head.w)[:, 0]]
 
 
 @functools.lru_cache(maxsize=1024)
