@@ -79,3 +79,32 @@ def test_quantile_ci_brackets_the_quantile():
     vals = np.arange(100)
     q, lo, hi = quantile_ci(vals, 0.8)
     assert q == 79 and lo < q < hi
+
+
+def test_selector_head_outputs_stacked_equal_per_row_bit_for_bit():
+    """selectors._head_outputs (the stacked rows of _max_err) returns exactly [head(b) for b in B] for the heads of
+    Lemmas A.19 (Gram family, proof and dual key) and A.20 (trainable P), brute-force and random inputs."""
+    import itertools
+    import math
+    from dataclasses import replace
+
+    from kernels.sequence.attention import selector_head_det_p, selector_head_trainable_p
+    from verify.variable_creation import selectors as S
+
+    rng = np.random.default_rng(20261128)
+    for T in (4, 10, 37):
+        for s in (1, 2, 3):
+            I = sorted(rng.choice(T, size=s, replace=False).tolist())
+            for gamma in (1.0, 0.01):
+                heads = [selector_head_trainable_p(T, I, gamma, R=math.log(8 * T / gamma)),
+                         selector_head_trainable_p(T, I, gamma, R=math.log(T / gamma))]
+                for Delta in (0.0, 1 / 12):
+                    h = selector_head_det_p(T, I, gamma, V=S._gram(T, s, Delta), R=math.log(8 * T / gamma) / (1 - s * Delta),
+                                            Delta=Delta)
+                    Vrows = h.embed(np.zeros(T, dtype=np.int64))[:T, : h.W_K.shape[0]].copy()
+                    Vrows[:, -3:] = 0.0
+                    heads += [h, replace(h, W_K=np.outer(S._dual(Vrows, I).sum(axis=0), np.eye(h.W_K.shape[1])[0]))]
+                B = np.array(list(itertools.product((0, 1), repeat=T))) if T <= 10 else rng.integers(0, 2, size=(25, T))
+                for h in heads:
+                    assert S._head_outputs(h, B) == [h(b) for b in B]
+                    assert S._max_err(h, B) == max(abs(h(b) - h.target(b)) for b in B)

@@ -35,6 +35,7 @@ import numpy as np
 
 from kernels.sequence.attention import (
     gram_vectors,
+    softmax,
     selector_head_bag,
     selector_head_det_p,
     selector_head_trainable_p,
@@ -102,7 +103,25 @@ def _gram(T: int, s: int, Delta: float):
 
 
 def _max_err(head, B) -> float:
-    return max(abs(head(b) - head.target(b)) for b in B)
+    """max over the rows b of B of |head(b) - g_I(b)| (scalar heads), the rows run as one stack (_head_outputs)."""
+    B = np.asarray(B)
+    if head.project or head.w is None or len(B) < 2:
+        return max(abs(head(b) - head.target(b)) for b in B)
+    return max(abs(y - head.target(b)) for y, b in zip(_head_outputs(head, B), B))
+
+
+def _head_outputs(head, B) -> list:
+    """[head(b) for b in B] for a scalar [CLS]-read-out head, bit for bit: cls_readout's products on the stack of
+    the X(b) (np.matmul runs the same BLAS call per stacked item as on one 2-D / 1-D operand: a vector @ matrix,
+    matrix @ vector or dot, with the 1-D operands promoted to (1, n) / (n, 1) as np.matmul does for a single
+    item), and the softmax along the last axis (the same max, exp, pairwise sum and division per row); tested
+    against the per-row head in tests/variable_creation/test_variable_creation_helpers.py."""
+    X = np.stack([np.asarray(head.embed(np.asarray(b)), dtype=np.float64) for b in B])  # (n, T+1, d)
+    q = X[:, -1:, :] @ head.W_Q  # (n, 1, k): x_cls^T W_Q per row
+    kq = head.W_K @ np.swapaxes(q, -1, -2)  # (n, d, 1): W_K q
+    a = softmax((X @ kq)[..., 0], axis=-1)  # (n, T+1)
+    y = ((a[:, None, :] @ X) @ head.W_V) @ head.W_C  # (n, 1, k)
+    return [float(v) for v in (y @ head.w)[:, 0]]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -610,7 +629,7 @@ def _bag_case(construction, q_scale, q_log_num, T, s, gamma, Delta, vector_outpu
     affects=("thesis_ch4.lemma_A.22", "thesis_ch4.prop_4.12"),
     rigor=Rigor.FLOAT,
     params=[Param("T_max", int, 20, 5000)],
-    tiers={"quick": {"T_max": 100}, "full": {"T_max": 300}},
+    tiers={"quick": {"T_max": 20}, "full": {"T_max": 300}},
 )
 def check_lemma_A_21(statement: BagStatement, p, ctx) -> Verdict:
     """Lemma A.21 (bag of vectors, no MLP): scalar and s-dimensional output.
@@ -663,7 +682,9 @@ def check_lemma_A_21(statement: BagStatement, p, ctx) -> Verdict:
     in-set scores are exactly R and the values exactly 1, and every printed bound holds on every instance
     checked, so the statement is not refuted (for a general Delta-orthonormal family, where outside v_t
     correlate with u_I, it is undecided here).  Sharpness: the closed form of the error is largest at r = 0,
-    large T, small gamma; the grid holds those instances.
+    large T, small gamma; the grid holds those instances.  Quick tier = smoke test of every part at T = 20 only
+    (T_max = 20; it was 100, with the same sharpness per part and the same mutant witnesses, all at T = 20: the
+    ratios ~ 4s/(8s + gamma) barely depend on T); the full tier asserts them at T in {20, 300}.
 
     Correction
     ----------
