@@ -603,11 +603,8 @@ def check_finding_51(statement: ScalingStatement, p, ctx) -> Verdict:
     Tiers (second reader): the quick tier is a smoke test of what the full tier shows: it skips the
     stride-10 comparison (details only) and runs the z^2 ablation with 21 runs x 300 steps (0 successes
     in 21 runs still put the 99% upper bound below 0.2; a degree-2 network can never reach 100%, so
-    the cap does not decide it).  Quick tier = smoke test of the exponents alpha_2 < alpha_3 and their ratio in
-    the band at 24 seeds per cell on n in {10, 15, 20, 25, 30}; the full tier asserts them with 1000 seeds per
-    cell.  Quick 24 seeds per cell (the first 24 of the 32 used until 2026-11-28, 17% less engine work:
-    ratio 1.82 [1.664, 2.149], with 32 1.81 [1.661, 2.054]; every mutant still rejected, the margins within
-    0.01 of the 32-seed ones or larger) on the whole grid n in {10, 15, 20, 25, 30} (the reduced range
+    the cap does not decide it).  Quick 24 seeds per cell (32 until 2026-11-28: ratio 1.82
+    [1.664, 2.149], with 32 1.81 [1.661, 2.054]; every mutant still rejected) on the whole grid n in {10, 15, 20, 25, 30} (the reduced range
     {10, 15, 20} gives an interval of the ratio twice as wide, [1.57, 2.40]; 64 seeds per cell gave [1.66, 2.08]
     at about twice the cost, with the same verdict and the same rejections), cap 10^4, ablation 21
     runs x 300 steps: it shows the verdict, the exponents and every mutant's rejection (the near-boundary

@@ -525,18 +525,15 @@ def check_width_scaling(statement: WidthStatement, p, ctx) -> Verdict:
     r copies would need 406, 41 and 4.6 rounds on average.
     Quick tier = smoke test of the full tier's width dependence (no ~r-fold speed-up, a smaller spread,
     no early successes) at (n, k) = (11, 3), widths 10, 100, 1000, 16 runs per width; the full tier
-    asserts it at (30, 3) with 100 runs per width.  History: (12, 3) with 16 runs until 2026-11-28
-    (engine work 15% more than at (11, 3); CPU ~2.8 s, now ~2.5), the first 16 of 24 runs until 2026-11-27 (13 s), (20, 3) until 2026-11
-    (> 500 CPU s).  Same protocol on a smaller n and the fewest runs the parameter allows.  Its cost is
-    the width-1000 runs (per step ~100x a width-10 run), which the 100x width range of the statement
+    asserts it at (30, 3) with 100 runs per width (quick: (12, 3) until 2026-11-28, (20, 3) until 2026-11).
+    Its cost is the width-1000 runs (per step ~100x a width-10 run), which the 100x width range of the statement
     needs.  It reproduces the verdict and rejects all 4 mutants: median t_c 605, 315, 340 at r = 10,
-    100, 1000, R = 0.56 [0.479, 0.607] (no-speedup sharpness 0.1/0.479 = 0.21; (12, 3): 0.51 [0.416,
-    0.621]); sd(log t_c) 0.227 -> 0.054, ratio 0.24 [0.13, 0.42] (variance sharpness 0.42; (12, 3):
-    0.25 [0.18, 0.35]).  It cannot show the no-early part with a margin: 0/16 runs fall below half the
+    100, 1000, R = 0.56 [0.479, 0.607] (no-speedup sharpness 0.1/0.479 = 0.21);
+    sd(log t_c) 0.227 -> 0.054, ratio 0.24 [0.13, 0.42] (variance sharpness 0.42).  It cannot show the no-early part with a margin: 0/16 runs fall below half the
     median at every width (99% upper bound 0.250 against 0.293: sharpness 0.85), and one early run
     would flip it (1/16: bound 0.35), so this part may flip at quick under small changes of the engine
     or the seeds; the full tier (1/100, bound ~0.064) is what shows it.  The fastest run is 1.42x half
-    the median at r = 10 (430 against 302.5; (12, 3): 490 against 360, 1.36x), at least 1.7x at the
+    the median at r = 10 (430 against 302.5), at least 1.7x at the
     other widths.  n = 10 would cut the work by another 16% but its fastest width-10 run is only 1.11x half the
     median (340 against 307.5).  Narrower widths are no cheaper way: r = 4, 40, 400 leaves width-4 runs
     censored (not reproduced at (12, 3)), r = 10, 100, 300 covers a 30x range only.  At n = 11 random
