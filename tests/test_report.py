@@ -135,6 +135,32 @@ def test_results_document_assembled_from_each_results_texts_equals_one_dump_of_t
     assert prepared.get(results[0]) == result_texts(results[0]) != result_texts(other)
 
 
+def test_a_source_too_large_for_one_page_fills_several(tmp_path: Path, monkeypatch):
+    """Claim sections beyond PAGE_SPLIT_BYTES go on further pages (<source>-2.md, ...): each claim on exactly
+    one page, in registry order, every link (REPORT.md's index and the pages' navigation) resolving, and the
+    report set passing the check; a source within the limit keeps its single page."""
+    import verify.report as report
+
+    ids = ["thesis_ch5.sq_counting", "thesis_ch5.lemma_B.1.asymptotic", "thesis_ch5.constructions.k_zigzag"]
+    one = tmp_path / "one"
+    _write(one, "one page", ids)
+    assert sorted(p.name for p in (one / "report").glob("*.md")) == ["thesis_ch5.md"]
+    assert check_report(one / "REPORT.md", registry=False) == []
+
+    monkeypatch.setattr(report, "PAGE_SPLIT_BYTES", 1)  # every section alone on a page
+    many = tmp_path / "many"
+    _write(many, "split", ids)
+    names = ["thesis_ch5.md", "thesis_ch5-2.md", "thesis_ch5-3.md"]
+    assert sorted(p.name for p in (many / "report").glob("*.md")) == sorted(names)
+    for name, cid in zip(names, ids):
+        text = (many / "report" / name).read_text(encoding="utf-8")
+        assert [line for line in text.splitlines() if line.startswith("### ")] == [f"### {cid}"]
+        assert "fill 3 pages" in text and f"page={name}" in text
+    index = (many / "REPORT.md").read_text(encoding="utf-8")
+    assert f"(report/thesis_ch5-3.md#{github_slug(ids[2])})" in index
+    assert check_report(many / "REPORT.md", registry=False) == []
+
+
 def test_broken_links_are_found(tmp_path: Path):
     (tmp_path / "b.md").write_text("# Title here\n")
     page = tmp_path / "a.md"

@@ -16,7 +16,7 @@ or a subset over the committed report is refused (exit 2).
 
 The output set is ``REPORT.md`` (small: how it was produced, the summary, the errata and proof-gap
 table, the sharpness table, an index) and the directory ``report/`` next to it (one page per source,
-``results.json``, ``figures/``).  Every file carries the same *generation* (a content hash of the
+continued on ``<source>-2.md``, ... past PAGE_SPLIT_BYTES; ``results.json``, ``figures/``).  Every file carries the same *generation* (a content hash of the
 results), which ``--check`` compares.  ``figures/keys.json`` records what drew each PNG (its spec, the
 drawing code, matplotlib's version: :func:`verify.report_render.figure_key`); a run copies the published
 PNGs whose key did not change instead of drawing them again (the same bytes).
@@ -56,6 +56,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -95,6 +96,9 @@ COMMITTED_OUTPUT = ROOT / "REPORT.md"
 BUILD_OUTPUT = ROOT / "build" / "report" / "REPORT.md"
 REPORT_MAX_BYTES = 250_000
 PAGE_MAX_BYTES = 500_000
+#: a source's claim sections fill pages of at most this many bytes each (report/<source>.md, then
+#: report/<source>-2.md, ...), so that every page stays under PAGE_MAX_BYTES with room for its header and index
+PAGE_SPLIT_BYTES = 400_000
 MARKER_RE = re.compile(r"<!-- verify-report generation=(\S+) tier=(\S+)(?: page=(\S+))? -->")
 #: the documents behind the source ids (full references: docs/sources.md)
 SOURCE_NAMES = {
@@ -161,20 +165,65 @@ def environment(tier: str, backend: str) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 
-def _page_name(source: str) -> str:
-    return f"{_slug(source)}.md"
+def _page_name(source: str, part: int = 1) -> str:
+    """report/<name> of part ``part`` (1-based) of a source's pages."""
+    return f"{_slug(source)}.md" if part == 1 else f"{_slug(source)}-{part}.md"
 
 
 def _claim_heading(c) -> str:
     return c.id
 
 
-def _source_page_anchors(results: list[ClaimResult], source: str) -> dict[str, str]:
-    """{claim id: anchor} on the page of ``source``, computed from the page's own headings."""
-    rs = [r for r in results if r.claim.source == source]
-    headings = ["# " + _page_title(source), "## Claims"] + [f"### {_claim_heading(r.claim)}" for r in rs]
-    anchors = page_anchors("\n".join(headings))[2:]
-    return {r.claim.id: a for r, a in zip(rs, anchors)}
+@dataclass
+class SourcePage:
+    """One page of a source: its claims (in registry order) and their rendered sections."""
+
+    source: str
+    part: int
+    parts: int
+    results: list[ClaimResult]
+    sections: list[list[str]]
+
+    @property
+    def name(self) -> str:
+        return _page_name(self.source, self.part)
+
+
+def source_pages(results: list[ClaimResult], figures: dict[str, list[str]],
+                 split_bytes: int | None = None) -> list[SourcePage]:
+    """The report's pages: per source (sorted), its claims' sections in order, a new page whenever the next
+    section would take the page's sections over ``split_bytes`` (default PAGE_SPLIT_BYTES; a section larger
+    than that gets a page of its own)."""
+    limit = PAGE_SPLIT_BYTES if split_bytes is None else split_bytes
+    pages: list[SourcePage] = []
+    for src in sorted({r.claim.source for r in results}):
+        groups: list[list[tuple[ClaimResult, list[str]]]] = [[]]
+        size = 0
+        for r in (r for r in results if r.claim.source == src):
+            sec = _claim_section(r, figures.get(r.claim.id, []))
+            nbytes = sum(len(line.encode("utf-8")) + 1 for line in sec)
+            if groups[-1] and size + nbytes > limit:
+                groups.append([])
+                size = 0
+            groups[-1].append((r, sec))
+            size += nbytes
+        pages += [SourcePage(src, i + 1, len(groups), [r for r, _ in g], [sec for _, sec in g])
+                  for i, g in enumerate(groups)]
+    return pages
+
+
+def _page_heading(page: SourcePage) -> str:
+    return _page_title(page.source) + (f" (part {page.part} of {page.parts})" if page.parts > 1 else "")
+
+
+def _claim_anchors(pages: list[SourcePage]) -> dict[str, tuple[str, str]]:
+    """{claim id: (page name, anchor)}, the anchors computed from each page's own headings."""
+    out: dict[str, tuple[str, str]] = {}
+    for page in pages:
+        headings = ["# " + _page_heading(page), "## Claims"] + [f"### {_claim_heading(r.claim)}" for r in page.results]
+        anchors = page_anchors("\n".join(headings))[2:]
+        out.update({r.claim.id: (page.name, a) for r, a in zip(page.results, anchors)})
+    return out
 
 
 def _page_title(source: str) -> str:
@@ -210,16 +259,18 @@ def _docs_link(out_dir: Path | None, name: str = "sources.md") -> str:
 
 
 def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, list[str]], seconds: float,
-                   generation: str = "unversioned", out_dir: Path | None = None) -> str:
-    """REPORT.md: how it was produced, summary, errata and proof-gaps, sharpness, the index, performance."""
+                   generation: str = "unversioned", out_dir: Path | None = None,
+                   pages: list[SourcePage] | None = None) -> str:
+    """REPORT.md: how it was produced, summary, errata and proof-gaps, sharpness, the index, performance.
+    ``pages``: the report's :func:`source_pages` (computed here when not given)."""
     sources = sorted({r.claim.source for r in results})
-    anchors = {cid: (src, a) for src in sources for cid, a in _source_page_anchors(results, src).items()}
+    anchors = _claim_anchors(source_pages(results, figures) if pages is None else pages)
     audited_sources = {src for src in sources
                        if all(_is_audited(r.claim) for r in results if r.claim.source == src)}
     L: list[str] = [_marker(generation, env["tier"]), "# Verification report", ""]
     L.append("Generated by `python -m verify.report`; do not edit by hand. The documents checked, with titles, "
              f"authors and where to find them, are listed in [docs/sources.md]({_docs_link(out_dir)}). One page per "
-             "source holds the claim-by-claim sections; `report/results.json` holds every number.")
+             "source (continued on further pages when large) holds the claim-by-claim sections; `report/results.json` holds every number.")
     L.append("")
     L.append(_produced_line(env, seconds) + f" Generation `{generation}` (shared by every file of this report).")
     L.append("")
@@ -269,8 +320,8 @@ def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, lis
         L.append("| claim | label | status | severity | printed statement | corrected statement | witness |")
         L.append("|---|---|---|---|---|---|---|")
         for r in flagged:
-            src, a = anchors[r.claim.id]
-            L.append(f"| [`{r.claim.id}`](report/{_page_name(src)}#{a}) | {_cell(r.claim.label)} | {r.status.value} | "
+            page, a = anchors[r.claim.id]
+            L.append(f"| [`{r.claim.id}`](report/{page}#{a}) | {_cell(r.claim.label)} | {r.status.value} | "
                      f"{severity_text(r.claim)} | {_cell(printed_text(r.claim))} | {_cell(corrected_text(r))} | "
                      f"{_cell(witness_words(_failing_witness(r)))} |")
     else:
@@ -282,10 +333,10 @@ def build_markdown(results: list[ClaimResult], env: dict, figures: dict[str, lis
     L.append(INDEX_HEADER)
     L.append("|---|---|---|---|---|---|---|---|")
     for r in results:
-        src, a = anchors[r.claim.id]
+        page, a = anchors[r.claim.id]
         mark = "" if r.as_expected else " (!)"
         L.append(
-            f"| [`{r.claim.id}`](report/{_page_name(src)}#{a}) | {_cell(r.claim.label)} | {r.claim.expect.value} | "
+            f"| [`{r.claim.id}`](report/{page}#{a}) | {_cell(r.claim.label)} | {r.claim.expect.value} | "
             f"{r.status.value}{mark} | {r.printed.rigor.value} | {r.printed.cases} | {r.mutants_rejected}/{len(r.mutants)} | "
             f"{r.seconds:.2f} |"
         )
@@ -306,8 +357,8 @@ def _sharpness_section(results: list[ClaimResult], anchors: dict) -> list[str]:
             continue
         recorded += 1
         if cls in groups:
-            src, a = anchors[r.claim.id]
-            groups[cls].append(f"[`{r.claim.id}`](report/{_page_name(src)}#{a}) ({_ratio_text(r.printed.sharpness)})")
+            page, a = anchors[r.claim.id]
+            groups[cls].append(f"[`{r.claim.id}`](report/{page}#{a}) ({_ratio_text(r.printed.sharpness)})")
     L.append(f"Sharpness recorded for {recorded} of {len(results)} claims (inequalities checked since the verdict "
              "contract; the rest: not recorded).")
     L.append("")
@@ -321,28 +372,31 @@ def _sharpness_section(results: list[ClaimResult], anchors: dict) -> list[str]:
     return L
 
 
-def build_source_page(source: str, results: list[ClaimResult], env: dict, figures: dict[str, list[str]],
-                      generation: str, out_dir: Path | None = None) -> str:
-    """report/<source>.md: the per-claim sections of one source."""
-    rs = [r for r in results if r.claim.source == source]
-    anchors = _source_page_anchors(results, source)
-    L = [_marker(generation, env["tier"], _page_name(source)), f"# {_page_title(source)}", ""]
+def build_source_page(page: SourcePage, env: dict, generation: str, out_dir: Path | None = None) -> str:
+    """report/<source>.md (and <source>-2.md, ... when a source fills several pages): per-claim sections."""
+    anchors = _claim_anchors([page])
+    L = [_marker(generation, env["tier"], page.name), f"# {_page_heading(page)}", ""]
     L.append(f"Part of the [verification report](../REPORT.md) (generation `{generation}`, tier `{env['tier']}`, "
              f"{env['date']}, commit {env['commit']}). The document: [docs/sources.md]("
              f"{'../docs/sources.md' if out_dir is None else _docs_link(Path(out_dir) / 'report')}). "
              "Line numbers are lines of a plain-text copy of the document (see docs/sources.md).")
+    if page.parts > 1:
+        L.append("")
+        L.append(f"The claims of {page.source} fill {page.parts} pages: "
+                 + ", ".join(f"[part {i}]({_page_name(page.source, i)})" if i != page.part else f"part {i} (this page)"
+                             for i in range(1, page.parts + 1)) + ".")
     L.append("")
     L.append("## Claims")
     L.append("")
     L.append("| claim | label | expected | computed | severity | sharpness |")
     L.append("|---|---|---|---|---|---|")
-    for r in rs:
+    for r in page.results:
         sev = severity_text(r.claim) if r.claim.expect in (Status.ERRATUM, Status.PROOF_GAP, Status.REFUTED) else ""
-        L.append(f"| [`{r.claim.id}`](#{anchors[r.claim.id]}) | {_cell(r.claim.label)} | {r.claim.expect.value} | "
+        L.append(f"| [`{r.claim.id}`](#{anchors[r.claim.id][1]}) | {_cell(r.claim.label)} | {r.claim.expect.value} | "
                  f"{r.status.value}{'' if r.as_expected else ' (!)'} | {sev} | {_ratio_text(r.printed.sharpness)} |")
     L.append("")
-    for r in rs:
-        L.extend(_claim_section(r, figures.get(r.claim.id, [])))
+    for sec in page.sections:
+        L.extend(sec)
     return "\n".join(L).rstrip() + "\n"
 
 
@@ -469,9 +523,11 @@ def write_report_set(dest: Path, results: list[ClaimResult], env: dict, seconds:
     generation, text = results_document(results, env, prepared)
     (report / "results.json").write_text(text, encoding="utf-8")
     figures = render_all_plots(results, figdir, jobs, reuse_dir=out_dir / "report" / "figures")
-    for src in sorted({r.claim.source for r in results}):
-        (report / _page_name(src)).write_text(build_source_page(src, results, env, figures, generation, out_dir), encoding="utf-8")
-    (dest / "REPORT.md").write_text(build_markdown(results, env, figures, seconds, generation, out_dir), encoding="utf-8")
+    pages = source_pages(results, figures)
+    for page in pages:
+        (report / page.name).write_text(build_source_page(page, env, generation, out_dir), encoding="utf-8")
+    (dest / "REPORT.md").write_text(build_markdown(results, env, figures, seconds, generation, out_dir, pages),
+                                    encoding="utf-8")
     return generation
 
 

@@ -51,7 +51,7 @@ def _side_text(rec: dict | None) -> str:
     return f"{_case_text(rec.get('case'))}: lhs = {_cell(rec.get('lhs'))} {rec.get('relation', '')} rhs = {_cell(rec.get('rhs'))}{tol}"
 
 
-DETAIL_MAX_ROWS = 50
+DETAIL_MAX_ROWS = 60
 DETAIL_MAX_CELL = 400
 
 
