@@ -32,8 +32,8 @@ _MAX_N = 4096
 #: 2026-11-27 (one thread, float32, n = 30, B = 16 and 128, loops / gemm time): 0.7 at r = 16, 0.9 at r = 24,
 #: 0.65 at r = 32, 0.3-0.6 at r = 100 and 1000; at r <= 10 gemm is 1.3-3x faster than the loops
 LOOP_MIN_WIDTH = 24
-#: CPU body, loop path: the pair tables (``fill_pair``) are built when at least this many samples share W (forward)
-#: or rows of grad_W share a batch (backward); each table entry then replaces two products and an add for every one
+#: CPU body, loop path: the group tables (``fill_group``) are built when at least this many samples share W (forward)
+#: or rows of grad_W share a batch (backward); each table entry then replaces four products and three adds for every one
 PAIR_TABLE_MIN = 8
 #: pseudo activation code of the PolyNet read-out f = prod_j (<w_j, x> + b_j) (no activation, no second layer)
 PRODUCT = -1
@@ -285,71 +285,106 @@ def _build(F, batched: bool):
             q += 1
 
     @register_jitable
-    def fill_pair(T, p, R0, R1, r):  # pragma: no cover - compiled
-        """T[4p + 2 [c0 < 0] + [c1 < 0], j] = c0 R0[j] + c1 R1[j] for the four sign pairs (c0, c1) in {1, -1}^2:
-        the first (p even) or second (p odd) half of one of add_combination's groups of four, for every sign
-        pattern of the coefficients, in F (the same products and sum as add_combination's)."""
-        for v in range(4):
-            c0 = -one if v & 2 else one
-            c1 = -one if v & 1 else one
-            Tv = T[4 * p + v]
-            for j in range(r):
-                Tv[j] = c0 * R0[j] + c1 * R1[j]
+    def fill_group(T, q, R0, R1, R2, R3, r):  # pragma: no cover - compiled
+        """The group table of one of add_combination's groups of four rows: T[8q + 4 e1 + 2 e2 + e3, j] =
+        (R0[j] + c1 R1[j]) + (c2 R2[j] + c3 R3[j]) with c_i = 1 - 2 e_i, the group's sum for the coefficients
+        (1, c1, c2, c3), in F (the same products and sums as add_combination's: the coefficients are ±1, so each
+        product is exact, and -R2 + R3 = -(R2 - R3) exactly).  The coefficients (-1, -c1, -c2, -c3) give minus that
+        entry, exactly (rounding to nearest is symmetric; only the sign of a zero sum may differ, and out + 0 does
+        not depend on it, as out is never -0: see ``add_groups``)."""
+        G0 = T[8 * q]
+        G1 = T[8 * q + 1]
+        G2 = T[8 * q + 2]
+        G3 = T[8 * q + 3]
+        G4 = T[8 * q + 4]
+        G5 = T[8 * q + 5]
+        G6 = T[8 * q + 6]
+        G7 = T[8 * q + 7]
+        for j in range(r):
+            ap = R0[j] + R1[j]
+            am = R0[j] - R1[j]
+            bp = R2[j] + R3[j]
+            bm = R2[j] - R3[j]
+            G0[j] = ap + bp
+            G1[j] = ap + bm
+            G2[j] = ap - bm
+            G3[j] = ap - bp
+            G4[j] = am + bp
+            G5[j] = am + bm
+            G6[j] = am - bm
+            G7[j] = am - bp
 
     @register_jitable
-    def pair_row(c0, c1, p):  # pragma: no cover - compiled
-        """The row of T holding c0 R0 + c1 R1 for pair p (coefficients ±1; no branch: random signs would defeat
-        branch prediction)."""
-        return 4 * p + 2 * np.int64(c0 < zero) + np.int64(c1 < zero)
+    def group_row(coef, q):  # pragma: no cover - compiled
+        """(row of T, sign s) with s T[row] = group q's sum for the coefficients coef[4q : 4q + 4] (±1; no branch:
+        random signs would defeat branch prediction)."""
+        c0 = coef[4 * q]
+        v = 4 * np.int64(coef[4 * q + 1] != c0) + 2 * np.int64(coef[4 * q + 2] != c0) + np.int64(coef[4 * q + 3] != c0)
+        return 8 * q + v, c0
 
     @register_jitable
     def add_groups(out, coef, T, live, n_live, r):  # pragma: no cover - compiled
         """add_combination's groups q = live[0], ..., live[n_live - 1] (in that order) with coefficients ±1:
-        out[j] += (c0 R0[j] + c1 R1[j]) + (c2 R2[j] + c3 R3[j]), the two halves read from the pair table T
-        (``fill_pair``), up to four groups per pass over out (out[j] = (((out[j] + g_q[j]) + g_q'[j]) + ...): the
-        same sums in the same order; each pass saves the load and store of out and its set-up)."""
+        out[j] += (c0 R0[j] + c1 R1[j]) + (c2 R2[j] + c3 R3[j]), each group's sum read from the group table T
+        (``fill_group``: one row and a sign), up to eight groups per pass over out (out[j] = (((out[j] + g_q[j]) +
+        g_q'[j]) + ...): the same sums in the same order; each pass saves the load and store of out and its
+        set-up).  out must not hold -0 (it starts at +0, and a sum that starts at +0 is never -0 when rounding to
+        nearest), so out + g does not depend on the sign of a zero g."""
         t = 0
-        while t + 4 <= n_live:
-            q0 = live[t]
-            q1 = live[t + 1]
-            q2 = live[t + 2]
-            q3 = live[t + 3]
-            A0 = T[pair_row(coef[4 * q0], coef[4 * q0 + 1], 2 * q0)]
-            B0 = T[pair_row(coef[4 * q0 + 2], coef[4 * q0 + 3], 2 * q0 + 1)]
-            A1 = T[pair_row(coef[4 * q1], coef[4 * q1 + 1], 2 * q1)]
-            B1 = T[pair_row(coef[4 * q1 + 2], coef[4 * q1 + 3], 2 * q1 + 1)]
-            A2 = T[pair_row(coef[4 * q2], coef[4 * q2 + 1], 2 * q2)]
-            B2 = T[pair_row(coef[4 * q2 + 2], coef[4 * q2 + 3], 2 * q2 + 1)]
-            A3 = T[pair_row(coef[4 * q3], coef[4 * q3 + 1], 2 * q3)]
-            B3 = T[pair_row(coef[4 * q3 + 2], coef[4 * q3 + 3], 2 * q3 + 1)]
+        while t + 8 <= n_live:
+            i0, s0 = group_row(coef, live[t])
+            i1, s1 = group_row(coef, live[t + 1])
+            i2, s2 = group_row(coef, live[t + 2])
+            i3, s3 = group_row(coef, live[t + 3])
+            i4, s4 = group_row(coef, live[t + 4])
+            i5, s5 = group_row(coef, live[t + 5])
+            i6, s6 = group_row(coef, live[t + 6])
+            i7, s7 = group_row(coef, live[t + 7])
+            G0 = T[i0]
+            G1 = T[i1]
+            G2 = T[i2]
+            G3 = T[i3]
+            G4 = T[i4]
+            G5 = T[i5]
+            G6 = T[i6]
+            G7 = T[i7]
             for j in range(r):
-                out[j] = (((out[j] + (A0[j] + B0[j])) + (A1[j] + B1[j])) + (A2[j] + B2[j])) + (A3[j] + B3[j])
+                out[j] = (((((((out[j] + s0 * G0[j]) + s1 * G1[j]) + s2 * G2[j]) + s3 * G3[j]) + s4 * G4[j])
+                           + s5 * G5[j]) + s6 * G6[j]) + s7 * G7[j]
+            t += 8
+        if t + 4 <= n_live:
+            i0, s0 = group_row(coef, live[t])
+            i1, s1 = group_row(coef, live[t + 1])
+            i2, s2 = group_row(coef, live[t + 2])
+            i3, s3 = group_row(coef, live[t + 3])
+            G0 = T[i0]
+            G1 = T[i1]
+            G2 = T[i2]
+            G3 = T[i3]
+            for j in range(r):
+                out[j] = (((out[j] + s0 * G0[j]) + s1 * G1[j]) + s2 * G2[j]) + s3 * G3[j]
             t += 4
         if t + 2 <= n_live:
-            q0 = live[t]
-            q1 = live[t + 1]
-            A0 = T[pair_row(coef[4 * q0], coef[4 * q0 + 1], 2 * q0)]
-            B0 = T[pair_row(coef[4 * q0 + 2], coef[4 * q0 + 3], 2 * q0 + 1)]
-            A1 = T[pair_row(coef[4 * q1], coef[4 * q1 + 1], 2 * q1)]
-            B1 = T[pair_row(coef[4 * q1 + 2], coef[4 * q1 + 3], 2 * q1 + 1)]
+            i0, s0 = group_row(coef, live[t])
+            i1, s1 = group_row(coef, live[t + 1])
+            G0 = T[i0]
+            G1 = T[i1]
             for j in range(r):
-                out[j] = (out[j] + (A0[j] + B0[j])) + (A1[j] + B1[j])
+                out[j] = (out[j] + s0 * G0[j]) + s1 * G1[j]
             t += 2
         if t < n_live:
-            q0 = live[t]
-            A0 = T[pair_row(coef[4 * q0], coef[4 * q0 + 1], 2 * q0)]
-            B0 = T[pair_row(coef[4 * q0 + 2], coef[4 * q0 + 3], 2 * q0 + 1)]
+            i0, s0 = group_row(coef, live[t])
+            G0 = T[i0]
             for j in range(r):
-                out[j] = out[j] + (A0[j] + B0[j])
+                out[j] = out[j] + s0 * G0[j]
 
     @register_jitable
-    def weight_pairs(theta, n, r, T, live):  # pragma: no cover - compiled
-        """The pair table of the rows of W (every group of four) and live = 0, 1, ..., n // 4 - 1."""
+    def weight_groups(theta, n, r, T, live):  # pragma: no cover - compiled
+        """The group table of the rows of W (every group of four) and live = 0, 1, ..., n // 4 - 1."""
         W = theta[: n * r].reshape((n, r))
         for q in range(n // 4):
             live[q] = q
-            fill_pair(T, 2 * q, W[4 * q], W[4 * q + 1], r)
-            fill_pair(T, 2 * q + 1, W[4 * q + 2], W[4 * q + 3], r)
+            fill_group(T, q, W[4 * q], W[4 * q + 1], W[4 * q + 2], W[4 * q + 3], r)
 
     @register_jitable
     def is_zero_row(row, r):  # pragma: no cover - compiled
@@ -398,7 +433,7 @@ def _build(F, batched: bool):
     @register_jitable
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params, T, live, tabled):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
-        ``tabled``: T, live hold W's pair table (``weight_pairs``), which then gives H's groups of four rows
+        ``tabled``: T, live hold W's group table (``weight_groups``), which then gives H's groups of four rows
         (``add_groups``; the same sums).
 
         For r >= LOOP_MIN_WIDTH: loops over row views, four rows of W per pass over a row of H (a view
@@ -487,7 +522,7 @@ def _build(F, batched: bool):
         chunk = X.shape[0]
         tabled = r >= LOOP_MIN_WIDTH and min(m, chunk) >= PAIR_TABLE_MIN
         if tabled:  # W is fixed during the pass: one table for every chunk
-            weight_pairs(theta, n, r, T, live)
+            weight_groups(theta, n, r, T, live)
         hits = 0
         s0 = 0
         while s0 < m:
@@ -520,7 +555,7 @@ def _build(F, batched: bool):
             YF[0, b] = y
         tabled = r >= LOOP_MIN_WIDTH and batch >= PAIR_TABLE_MIN
         if tabled:
-            weight_pairs(theta, n, r, T, live)
+            weight_groups(theta, n, r, T, live)
         forward_rows(theta, X, H, A, YF[1], batch, n, r, code, params, T, live, tabled)
         ob = n * r
         ou = ob + r
@@ -561,7 +596,7 @@ def _build(F, batched: bool):
         # grad_W[i] = sum_s x_si D[s]: add_combination's groups of four samples, then the samples left over
         GW = grad[:ob].reshape((n, r))
         if n >= PAIR_TABLE_MIN:
-            # the pair table of the rows of D, without the groups whose four rows are zero (+-0: samples with a zero
+            # the group table of the rows of D, without the groups whose four rows are zero (+-0: samples with a zero
             # loss slope): a group sum +-0 leaves out unchanged, as out starts at +0 and a sum that starts at +0
             # is never -0 (round to nearest), so skipping them gives the same bits; likewise the rows left over
             Gb = batch // 4
@@ -571,8 +606,7 @@ def _build(F, batched: bool):
                         and is_zero_row(D[4 * q + 3], r)):
                     live[n_live] = q
                     n_live += 1
-                    fill_pair(T, 2 * q, D[4 * q], D[4 * q + 1], r)
-                    fill_pair(T, 2 * q + 1, D[4 * q + 2], D[4 * q + 3], r)
+                    fill_group(T, q, D[4 * q], D[4 * q + 1], D[4 * q + 2], D[4 * q + 3], r)
             for s in range(4 * Gb, batch):  # live[Gb + (s - 4 Gb)]: whether leftover sample s has a non-zero row
                 live[s - 3 * Gb] = 0 if is_zero_row(D[s], r) else 1
             for i in range(n):
@@ -637,15 +671,15 @@ def _build(F, batched: bool):
 
     if batched:
         @register_jitable
-        def pair_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
-            """(T, live) of the CPU body's pair tables: 8 max(n // 4, batch // 4) rows of r (none on the gemm
+        def table_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
+            """(T, live) of the CPU body's group tables: 8 max(n // 4, batch // 4) rows of r (none on the gemm
             path) and the group indices (+ 4 flags of leftover samples)."""
             rows = 8 * max(n // 4, batch // 4) if r >= LOOP_MIN_WIDTH else 0
             return np.empty((rows, r), dtype=F), np.empty(max(n, batch) + 4, dtype=np.int64)
     else:
         @register_jitable
-        def pair_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
-            """The per-sample (CUDA) body has no pair tables: placeholders of the right kinds, never read."""
+        def table_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
+            """The per-sample (CUDA) body has no group tables: placeholders of the right kinds, never read."""
             return D, xi
 
     @register_jitable
@@ -694,7 +728,7 @@ def _build(F, batched: bool):
         for p in range(P):
             mom1[p] = zero
             mom2[p] = zero
-        T, live = pair_scratch(n, r, batch, D, xi)
+        T, live = table_scratch(n, r, batch, D, xi)
         b1t = 1.0
         b2t = 1.0
         t = start
@@ -803,10 +837,10 @@ def _build(F, batched: bool):
         OUT[q, 3] = done
 
     return (drive, prepare, forward, loss_and_slope, backward, finish_batch, load_sample, drive_columns, grad_fn,
-            pair_scratch)
+            table_scratch)
 
 
-#: (dtype, batched) -> the body's functions (drive first; [8] the batch gradient, [9] the pair-table scratch: for
+#: (dtype, batched) -> the body's functions (drive first; [8] the batch gradient, [9] the group-table scratch: for
 #: tests); batched=True is the CPU body, False the CUDA one
 _BODIES = {(np.dtype(F), batched): _build(F, batched) for F in (np.float32, np.float64) for batched in (False, True)}
 

@@ -483,28 +483,30 @@ def _group_sums(coef: np.ndarray, rows: np.ndarray, out: np.ndarray) -> np.ndarr
     return out
 
 
-_GRAD32, _PAIR_SCRATCH32 = _BODIES[(np.dtype(np.float32), True)][8:10]
+_GRAD32, _TABLE_SCRATCH32 = _BODIES[(np.dtype(np.float32), True)][8:10]
 
 
 @nb.njit(cache=True)
 def _gradient32(theta, grad, seed, t, batch, n, r, support, X, YF, H, A, D):  # pragma: no cover - compiled
     """The CPU body's batch gradient (float32, ReLU, hinge loss, online data), leaving X, H, D in place."""
-    T, live = _PAIR_SCRATCH32(n, r, batch, D, np.zeros(1, np.int64))
+    T, live = _TABLE_SCRATCH32(n, r, batch, D, np.zeros(1, np.int64))
     return _GRAD32(theta, grad, seed, t, batch, 0, n, r, 1, np.zeros(0), support, 1, 0.0, 0, True, True, True,
                    np.zeros(1, np.int64), np.zeros(1, np.float32), X, YF, H, A, D, T, live)
 
 
-def test_pair_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups():
-    """The CPU body's loop path reads H = X W and grad_W = X^T D's groups of four from pair tables, and leaves
+def test_group_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups():
+    """The CPU body's loop path reads H = X W and grad_W = X^T D's groups of four from group tables (one row and a sign per group), and leaves
     out the groups of samples whose rows of D are all zero (hinge loss with margin >= 1): every bit equals
     add_combination's sums (oracle: those sums in numpy, float32; the body's code is the same for float64).
     Shapes with rows and samples left over (n = 30, B = 34); outputs near the margin, so that some steps have
-    zero groups, some mixed ones."""
+    zero groups, some mixed ones; rows of W that cancel, so that table entries and partial sums are exact zeros."""
     F = np.float32
     n, r, B = 30, 40, 34
     rng = np.random.default_rng(5)
     theta = np.concatenate([rng.uniform(-0.3, 0.3, n * r), rng.uniform(-0.3, 0.3, r), rng.uniform(-0.02, 0.02, r),
                             [1.02]]).astype(F)  # f = 1.02 + small: y f >= 1 for about half of the samples (k = 0: y = 1)
+    W = theta[: n * r].reshape(n, r)
+    W[5], W[7], W[9] = W[4], -W[6], -W[8]  # group sums that cancel exactly (zeros of either sign in the table)
     zero_groups = mixed_groups = 0
     for t in range(12):
         X, YF = np.zeros((B, n), F), np.zeros((2, B), F)
