@@ -291,7 +291,7 @@ def _build(F, batched: bool):
         (1, c1, c2, c3), in F (the same products and sums as add_combination's: the coefficients are ±1, so each
         product is exact, and -R2 + R3 = -(R2 - R3) exactly).  The coefficients (-1, -c1, -c2, -c3) give minus that
         entry, exactly (rounding to nearest is symmetric; only the sign of a zero sum may differ, and out + 0 does
-        not depend on it, as out is never -0: see ``add_groups``)."""
+        not depend on it, as out is never -0: see ``add_terms``)."""
         G0 = T[8 * q]
         G1 = T[8 * q + 1]
         G2 = T[8 * q + 2]
@@ -315,76 +315,112 @@ def _build(F, batched: bool):
             G7[j] = am - bp
 
     @register_jitable
-    def group_row(coef, q):  # pragma: no cover - compiled
-        """(row of T, sign s) with s T[row] = group q's sum for the coefficients coef[4q : 4q + 4] (±1; no branch:
-        random signs would defeat branch prediction)."""
+    def group_term(coef, q):  # pragma: no cover - compiled
+        """The term (2 row + [s < 0]) whose row of T times the sign s is group q's sum for the coefficients
+        coef[4q : 4q + 4] (±1; ``fill_group``'s row 8q + v, s = coef[4q]; no branch: random signs would defeat
+        branch prediction)."""
         c0 = coef[4 * q]
         v = 4 * np.int64(coef[4 * q + 1] != c0) + 2 * np.int64(coef[4 * q + 2] != c0) + np.int64(coef[4 * q + 3] != c0)
-        return 8 * q + v, c0
+        return 2 * (8 * q + v) + np.int64(c0 < zero)
 
     @register_jitable
-    def add_groups(out, coef, T, live, n_live, r):  # pragma: no cover - compiled
-        """add_combination's groups q = live[0], ..., live[n_live - 1] (in that order) with coefficients ±1:
-        out[j] += (c0 R0[j] + c1 R1[j]) + (c2 R2[j] + c3 R3[j]), each group's sum read from the group table T
-        (``fill_group``: one row and a sign), up to eight groups per pass over out (out[j] = (((out[j] + g_q[j]) +
-        g_q'[j]) + ...): the same sums in the same order; each pass saves the load and store of out and its
-        set-up).  out must not hold -0 (it starts at +0, and a sum that starts at +0 is never -0 when rounding to
-        nearest), so out + g does not depend on the sign of a zero g."""
+    def row_term(row, c):  # pragma: no cover - compiled
+        """The term of row ``row`` of T with the coefficient c (±1)."""
+        return 2 * row + np.int64(c < zero)
+
+    @register_jitable
+    def term_sign(term):  # pragma: no cover - compiled
+        """The sign (±1 in F) of a term."""
+        return one - two * F(term & 1)
+
+    @register_jitable
+    def add_terms(out, T, terms, m, fresh):  # pragma: no cover - compiled
+        """out[j] = (((o_j + s_0 T[i_0, j]) + s_1 T[i_1, j]) + ...) + s_{m-1} T[i_{m-1}, j] for every j < T.shape[1]
+        (the padded width: a multiple of 8, so that the vectorised loops have no scalar remainder), where
+        terms[t] = 2 i_t + [s_t < 0] (``group_term``, ``row_term``) and o_j = +0 if ``fresh`` else out[j]; up to eight
+        terms per pass over out (the same sums in the same order; each pass saves the load and store of out and its
+        set-up).  Every s_t T[i_t, j] is exact (s_t = ±1).  Fresh, out is never -0 (a sum that starts at +0 is never
+        -0 when rounding to nearest), so out + g does not depend on the sign of a zero g: a group's entry may be
+        minus the zero that add_combination's sum gives (``fill_group``), with the same result."""
+        rp = T.shape[1]
         t = 0
-        while t + 8 <= n_live:
-            i0, s0 = group_row(coef, live[t])
-            i1, s1 = group_row(coef, live[t + 1])
-            i2, s2 = group_row(coef, live[t + 2])
-            i3, s3 = group_row(coef, live[t + 3])
-            i4, s4 = group_row(coef, live[t + 4])
-            i5, s5 = group_row(coef, live[t + 5])
-            i6, s6 = group_row(coef, live[t + 6])
-            i7, s7 = group_row(coef, live[t + 7])
-            G0 = T[i0]
-            G1 = T[i1]
-            G2 = T[i2]
-            G3 = T[i3]
-            G4 = T[i4]
-            G5 = T[i5]
-            G6 = T[i6]
-            G7 = T[i7]
-            for j in range(r):
-                out[j] = (((((((out[j] + s0 * G0[j]) + s1 * G1[j]) + s2 * G2[j]) + s3 * G3[j]) + s4 * G4[j])
-                           + s5 * G5[j]) + s6 * G6[j]) + s7 * G7[j]
+        keep = not fresh
+        while t + 8 <= m:
+            G0 = T[terms[t] >> 1]
+            G1 = T[terms[t + 1] >> 1]
+            G2 = T[terms[t + 2] >> 1]
+            G3 = T[terms[t + 3] >> 1]
+            G4 = T[terms[t + 4] >> 1]
+            G5 = T[terms[t + 5] >> 1]
+            G6 = T[terms[t + 6] >> 1]
+            G7 = T[terms[t + 7] >> 1]
+            s0 = term_sign(terms[t])
+            s1 = term_sign(terms[t + 1])
+            s2 = term_sign(terms[t + 2])
+            s3 = term_sign(terms[t + 3])
+            s4 = term_sign(terms[t + 4])
+            s5 = term_sign(terms[t + 5])
+            s6 = term_sign(terms[t + 6])
+            s7 = term_sign(terms[t + 7])
+            for j in range(rp):
+                o = out[j] if keep else zero
+                out[j] = (((((((o + s0 * G0[j]) + s1 * G1[j]) + s2 * G2[j]) + s3 * G3[j]) + s4 * G4[j]) + s5 * G5[j])
+                          + s6 * G6[j]) + s7 * G7[j]
+            keep = True
             t += 8
-        if t + 4 <= n_live:
-            i0, s0 = group_row(coef, live[t])
-            i1, s1 = group_row(coef, live[t + 1])
-            i2, s2 = group_row(coef, live[t + 2])
-            i3, s3 = group_row(coef, live[t + 3])
-            G0 = T[i0]
-            G1 = T[i1]
-            G2 = T[i2]
-            G3 = T[i3]
-            for j in range(r):
-                out[j] = (((out[j] + s0 * G0[j]) + s1 * G1[j]) + s2 * G2[j]) + s3 * G3[j]
+        if t + 4 <= m:
+            G0 = T[terms[t] >> 1]
+            G1 = T[terms[t + 1] >> 1]
+            G2 = T[terms[t + 2] >> 1]
+            G3 = T[terms[t + 3] >> 1]
+            s0 = term_sign(terms[t])
+            s1 = term_sign(terms[t + 1])
+            s2 = term_sign(terms[t + 2])
+            s3 = term_sign(terms[t + 3])
+            for j in range(rp):
+                o = out[j] if keep else zero
+                out[j] = (((o + s0 * G0[j]) + s1 * G1[j]) + s2 * G2[j]) + s3 * G3[j]
+            keep = True
             t += 4
-        if t + 2 <= n_live:
-            i0, s0 = group_row(coef, live[t])
-            i1, s1 = group_row(coef, live[t + 1])
-            G0 = T[i0]
-            G1 = T[i1]
-            for j in range(r):
-                out[j] = (out[j] + s0 * G0[j]) + s1 * G1[j]
+        if t + 2 <= m:
+            G0 = T[terms[t] >> 1]
+            G1 = T[terms[t + 1] >> 1]
+            s0 = term_sign(terms[t])
+            s1 = term_sign(terms[t + 1])
+            for j in range(rp):
+                o = out[j] if keep else zero
+                out[j] = (o + s0 * G0[j]) + s1 * G1[j]
+            keep = True
             t += 2
-        if t < n_live:
-            i0, s0 = group_row(coef, live[t])
-            G0 = T[i0]
-            for j in range(r):
-                out[j] = out[j] + s0 * G0[j]
+        if t < m:
+            G0 = T[terms[t] >> 1]
+            s0 = term_sign(terms[t])
+            for j in range(rp):
+                o = out[j] if keep else zero
+                out[j] = o + s0 * G0[j]
+            keep = True
+        if not keep:
+            for j in range(rp):
+                out[j] = zero
 
     @register_jitable
-    def weight_groups(theta, n, r, T, live):  # pragma: no cover - compiled
-        """The group table of the rows of W (every group of four) and live = 0, 1, ..., n // 4 - 1."""
+    def copy_row(T, row, R, r):  # pragma: no cover - compiled
+        """T[row, :r] = R[:r] (the padding T[row, r:] stays +0)."""
+        Tr = T[row]
+        for j in range(r):
+            Tr[j] = R[j]
+
+    @register_jitable
+    def weight_groups(theta, n, r, T):  # pragma: no cover - compiled
+        """The group table of the rows of W (every group of four: rows 8q .. 8q + 7 of T), then the rows of W left
+        over and b (rows 8 (n // 4) + 0, 1, ...)."""
         W = theta[: n * r].reshape((n, r))
-        for q in range(n // 4):
-            live[q] = q
+        G = n // 4
+        for q in range(G):
             fill_group(T, q, W[4 * q], W[4 * q + 1], W[4 * q + 2], W[4 * q + 3], r)
+        for i in range(4 * G, n):
+            copy_row(T, 8 * G + i - 4 * G, W[i], r)
+        copy_row(T, 8 * G + n - 4 * G, theta[n * r : n * r + r], r)
 
     @register_jitable
     def is_zero_row(row, r):  # pragma: no cover - compiled
@@ -393,6 +429,14 @@ def _build(F, batched: bool):
             if row[j] != zero:
                 return False
         return True
+
+    @register_jitable
+    def table_parts(T, live, n, batch):  # pragma: no cover - compiled
+        """The parts of the CPU body's table scratch (``table_scratch``): T's rows are [the group tables and the
+        rows left over (8 max(n // 4, batch // 4) + 4 rows) | one padded row of sums], live's halves [the live
+        groups and samples | the terms of one row (``add_terms``)].  Returns (the row of sums, the terms)."""
+        half = live.shape[0] // 2
+        return T[8 * max(n // 4, batch // 4) + 4], live[half:]
 
     @register_jitable
     def activate_row(h, a, r, code, params, acc):  # pragma: no cover - compiled
@@ -433,8 +477,8 @@ def _build(F, batched: bool):
     @register_jitable
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params, T, live, tabled):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
-        ``tabled``: T, live hold W's group table (``weight_groups``), which then gives H's groups of four rows
-        (``add_groups``; the same sums).
+        ``tabled``: T holds W's group table and its rows left over and b (``weight_groups``), which then give each
+        row of H as one list of terms (``add_terms``: the same sums as add_combination's and the bias add).
 
         For r >= LOOP_MIN_WIDTH: loops over row views, four rows of W per pass over a row of H (a view
         indexed by a loop counter lets LLVM drop numba's negative-index wrap-around and vectorise the inner
@@ -470,18 +514,28 @@ def _build(F, batched: bool):
         bvec = theta[ob:ou]
         uvec = theta[ou : ou + r]
         G = n // 4
+        Hp, terms = table_parts(T, live, n, X.shape[0])
         for s in range(m):
             Hs = H[s]
             Xs = X[s]
-            for j in range(r):
-                Hs[j] = zero
-            if tabled:  # the groups from the table, then the rows left over one at a time (as add_combination)
-                add_groups(Hs, Xs, T, live, G, r)
-                add_combination(Hs, Xs[4 * G :], W[4 * G :], n - 4 * G, r)
+            if tabled:  # the groups, then the rows left over one at a time (as add_combination), then b
+                k = 0
+                for q in range(G):
+                    terms[k] = group_term(Xs, q)
+                    k += 1
+                for i in range(4 * G, n):
+                    terms[k] = row_term(8 * G + i - 4 * G, Xs[i])
+                    k += 1
+                terms[k] = row_term(8 * G + n - 4 * G, one)
+                add_terms(Hp, T, terms, k + 1, True)
+                for j in range(r):
+                    Hs[j] = Hp[j]
             else:
+                for j in range(r):
+                    Hs[j] = zero
                 add_combination(Hs, Xs, W, n, r)
-            for j in range(r):
-                Hs[j] += bvec[j]
+                for j in range(r):
+                    Hs[j] += bvec[j]
             As = A[s]
             if code == PRODUCT:
                 acc = one
@@ -522,7 +576,7 @@ def _build(F, batched: bool):
         chunk = X.shape[0]
         tabled = r >= LOOP_MIN_WIDTH and min(m, chunk) >= PAIR_TABLE_MIN
         if tabled:  # W is fixed during the pass: one table for every chunk
-            weight_groups(theta, n, r, T, live)
+            weight_groups(theta, n, r, T)
         hits = 0
         s0 = 0
         while s0 < m:
@@ -555,7 +609,7 @@ def _build(F, batched: bool):
             YF[0, b] = y
         tabled = r >= LOOP_MIN_WIDTH and batch >= PAIR_TABLE_MIN
         if tabled:
-            weight_groups(theta, n, r, T, live)
+            weight_groups(theta, n, r, T)
         forward_rows(theta, X, H, A, YF[1], batch, n, r, code, params, T, live, tabled)
         ob = n * r
         ou = ob + r
@@ -607,17 +661,26 @@ def _build(F, batched: bool):
                     live[n_live] = q
                     n_live += 1
                     fill_group(T, q, D[4 * q], D[4 * q + 1], D[4 * q + 2], D[4 * q + 3], r)
-            for s in range(4 * Gb, batch):  # live[Gb + (s - 4 Gb)]: whether leftover sample s has a non-zero row
-                live[s - 3 * Gb] = 0 if is_zero_row(D[s], r) else 1
+            n_left = 0
+            for s in range(4 * Gb, batch):  # the samples left over with a non-zero row: rows 8 Gb + 0, 1, .. of T
+                if not is_zero_row(D[s], r):
+                    copy_row(T, 8 * Gb + n_left, D[s], r)
+                    live[n_live + n_left] = s
+                    n_left += 1
+            Gp, terms = table_parts(T, live, n, batch)
             for i in range(n):
+                coef = X[:batch, i]
+                k = 0
+                for t in range(n_live):
+                    terms[k] = group_term(coef, live[t])
+                    k += 1
+                for t in range(n_left):
+                    terms[k] = row_term(8 * Gb + t, X[live[n_live + t], i])
+                    k += 1
+                add_terms(Gp, T, terms, k, True)
                 out = GW[i]
-                add_groups(out, X[:batch, i], T, live, n_live, r)
-                for s in range(4 * Gb, batch):
-                    if live[s - 3 * Gb]:
-                        c = X[s, i]
-                        Ds = D[s]
-                        for j in range(r):
-                            out[j] += c * Ds[j]
+                for j in range(r):
+                    out[j] = Gp[j]
         else:
             for i in range(n):
                 add_combination(GW[i], X[:batch, i], D, batch, r)
@@ -672,10 +735,10 @@ def _build(F, batched: bool):
     if batched:
         @register_jitable
         def table_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
-            """(T, live) of the CPU body's group tables: 8 max(n // 4, batch // 4) rows of r (none on the gemm
-            path) and the group indices (+ 4 flags of leftover samples)."""
-            rows = 8 * max(n // 4, batch // 4) if r >= LOOP_MIN_WIDTH else 0
-            return np.empty((rows, r), dtype=F), np.empty(max(n, batch) + 4, dtype=np.int64)
+            """(T, live) of the CPU body's group tables (``table_parts``): T's rows padded to a multiple of 8 entries,
+            zero-filled (the padding stays +0; none on the gemm path); live twice max(n, batch) + 4 entries."""
+            rows = 8 * max(n // 4, batch // 4) + 5 if r >= LOOP_MIN_WIDTH else 0
+            return np.zeros((rows, (r + 7) // 8 * 8), dtype=F), np.empty(2 * (max(n, batch) + 4), dtype=np.int64)
     else:
         @register_jitable
         def table_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
