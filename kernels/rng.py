@@ -42,6 +42,7 @@ __all__ = [
     "counter_bounded_ref",
     "counter_u64",
     "counter_u64_array",
+    "counter_u64_fill",
     "counter_u64_ref",
     "mix64",
     "philox4x32_10",
@@ -115,8 +116,10 @@ def philox4x32_10(c0, c1, c2, c3, k0, k1):  # pragma: no cover - compiled
         if r > 0:
             k0 = (k0 + np.uint64(0x9E3779B9)) & m32
             k1 = (k1 + np.uint64(0xBB67AE85)) & m32
-        p0 = np.uint64(0xD2511F53) * c0
-        p1 = np.uint64(0xCD9E8D57) * c2
+        # the masks change no value (every word is < 2^32): they show LLVM that the products are 32 x 32 -> 64
+        # bits, so that a loop over counters vectorises (vpmuludq; ~6x faster on AVX2 than the scalar rounds)
+        p0 = np.uint64(0xD2511F53) * (c0 & m32)
+        p1 = np.uint64(0xCD9E8D57) * (c2 & m32)
         hi0 = p0 >> s32
         lo0 = p0 & m32
         hi1 = p1 >> s32
@@ -128,13 +131,33 @@ def philox4x32_10(c0, c1, c2, c3, k0, k1):  # pragma: no cover - compiled
     return c0, c1, c2, c3
 
 
+def _counter_u64_from(philox):
+    """``counter_u64`` on top of the Philox4x32-10 implementation ``philox`` (one definition for the two builds
+    below)."""
+
+    def counter_u64(seed, step, index):  # pragma: no cover - compiled
+        """64 random bits at position (step, index) of the stream ``seed`` (all three uint64)."""
+        m32 = np.uint64(0xFFFFFFFF)
+        s32 = np.uint64(32)
+        r0, r1, _r2, _r3 = philox(index & m32, index >> s32, step & m32, step >> s32, seed & m32, seed >> s32)
+        return r0 | (r1 << s32)
+
+    return counter_u64
+
+
+#: every target (numba CPU, numba.cuda, and plain Python under the CUDA simulator)
+counter_u64 = register_jitable(_counter_u64_from(philox4x32_10))
+#: numba CPU only: the same function inlined at the numba IR level, Philox included, so that LLVM sees the whole
+#: of a loop over counters and vectorises it (``counter_u64_fill``)
+_counter_u64_inline = nb.njit(inline="always")(_counter_u64_from(nb.njit(inline="always")(philox4x32_10)))
+
+
 @register_jitable
-def counter_u64(seed, step, index):  # pragma: no cover - compiled
-    """64 random bits at position (step, index) of the stream ``seed`` (all three uint64)."""
-    m32 = np.uint64(0xFFFFFFFF)
-    s32 = np.uint64(32)
-    r0, r1, _r2, _r3 = philox4x32_10(index & m32, index >> s32, step & m32, step >> s32, seed & m32, seed >> s32)
-    return r0 | (r1 << s32)
+def counter_u64_fill(seed, step, first, stride, out, count):  # pragma: no cover - compiled
+    """out[s] = counter_u64(seed, step, first + s stride) for s < count (numba CPU only), in one loop that LLVM
+    vectorises across s (about 6x faster than one call at a time on AVX2: 32 x 32 -> 64-bit products)."""
+    for s in range(count):
+        out[s] = _counter_u64_inline(seed, step, first + np.uint64(s) * stride)
 
 
 @register_jitable

@@ -19,7 +19,7 @@ from numba.extending import register_jitable
 
 from .. import _checks
 from ..activations import POLY, activation_slope, activation_value
-from ..rng import counter_bounded, counter_u64, counter_u64_array, unit_double
+from ..rng import counter_bounded, counter_u64, counter_u64_array, counter_u64_fill, unit_double
 from ._common import OVERFLOW
 
 
@@ -258,6 +258,32 @@ def _build(F, batched: bool):
         for k in range(support.shape[0]):
             y *= Xs[support[k]]
         return y
+
+    @register_jitable
+    def draw_rows(seed, key, first, count, n, support, n_words, noisy, noise, X, Y, live):  # pragma: no cover - compiled
+        """Rows 0 .. count - 1 of X := the samples first, ..., first + count - 1 of step ``key`` (those of
+        ``draw_row``, whose words start at (first + s) (n_words + 1)), Y[s] := chi_S(x), flipped as by ``flip`` when
+        ``noisy``.  The words of all rows come first, one vectorised loop per word position (``counter_u64_fill``:
+        the same values), into ``live`` (int64 scratch of >= count (n_words + 1) entries, read as uint64)."""
+        per = np.uint64(n_words + 1)
+        nw = n_words + 1 if noisy and noise > 0.0 else n_words
+        words = live.view(np.uint64)
+        for q in range(nw):
+            counter_u64_fill(seed, key, np.uint64(first) * per + np.uint64(q), per, words[q * count : (q + 1) * count],
+                             count)
+        for s in range(count):
+            Xs = X[s]
+            for q in range(n_words):
+                word = words[q * count + s]
+                lo = 64 * q
+                for i in range(min(64, n - lo)):
+                    Xs[lo + i] = one - two * F((word >> np.uint64(i)) & np.uint64(1))
+            y = one
+            for k in range(support.shape[0]):
+                y *= Xs[support[k]]
+            if nw > n_words and unit_double(words[n_words * count + s]) < noise:
+                y = -y
+            Y[s] = y
 
     @register_jitable
     def add_combination(out, coef, rows, count, r):  # pragma: no cover - compiled
@@ -573,7 +599,6 @@ def _build(F, batched: bool):
         only asks whether the accuracy is >= bound, so once a chunk leaves that impossible (every remaining
         sample a hit would still give less) the rest is skipped and that smaller value returned (pass -1.0 for
         the exact accuracy).  The chunks computed are those of the full pass, so nothing else changes."""
-        per = np.uint64(n_words + 1)
         chunk = X.shape[0]
         tabled = r >= LOOP_MIN_WIDTH and min(m, chunk) >= PAIR_TABLE_MIN
         if tabled:  # W is fixed during the pass: one table for every chunk
@@ -582,12 +607,7 @@ def _build(F, batched: bool):
         s0 = 0
         while s0 < m:
             c = min(chunk, m - s0)
-            for s in range(c):
-                base = np.uint64(s0 + s) * per
-                y = draw_row(seed, key, base, n, support, n_words, X, s)
-                if noisy:
-                    y = flip(y, seed, key, base, n_words, noise)
-                YF[0, s] = y
+            draw_rows(seed, key, s0, c, n, support, n_words, noisy, noise, X, YF[0], live)
             forward_rows(theta, X, H, A, YF[1], c, n, r, code, params, T, live, tabled)
             for s in range(c):
                 if YF[0, s] * YF[1, s] > zero:
@@ -604,7 +624,9 @@ def _build(F, batched: bool):
         summed loss."""
         per = np.uint64(n_words + 1)
         key = np.uint64(t)
-        for b in range(batch):
+        if train_size == 0:  # online: samples 0 .. batch - 1 of step t
+            draw_rows(seed, key, 0, batch, n, support, n_words, True, noise, X, YF[0], live)
+        for b in range(batch if train_size > 0 else 0):
             skey, base = batch_sample(seed, key, b, train_size, per)
             y = flip(draw_row(seed, skey, base, n, support, n_words, X, b), seed, skey, base, n_words, noise)
             YF[0, b] = y
@@ -737,9 +759,12 @@ def _build(F, batched: bool):
         @register_jitable
         def table_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
             """(T, live) of the CPU body's group tables (``table_parts``): T's rows padded to a multiple of 8 entries,
-            zero-filled (the padding stays +0; none on the gemm path); live twice max(n, batch) + 4 entries."""
+            zero-filled (the padding stays +0; none on the gemm path); live twice max(n, batch) + 4 entries, and at
+            least the batch's words (``draw_rows``)."""
             rows = 8 * max(n // 4, batch // 4) + 5 if r >= LOOP_MIN_WIDTH else 0
-            return np.zeros((rows, (r + 7) // 8 * 8), dtype=F), np.empty(2 * (max(n, batch) + 4), dtype=np.int64)
+            words = batch * ((n + 63) // 64 + 1)
+            return (np.zeros((rows, (r + 7) // 8 * 8), dtype=F),
+                    np.empty(max(2 * (max(n, batch) + 4), words), dtype=np.int64))
     else:
         @register_jitable
         def table_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled

@@ -16,6 +16,7 @@ from kernels.rng import (
     counter_bounded_ref,
     counter_u64,
     counter_u64_array,
+    counter_u64_fill,
     counter_u64_ref,
     philox4x32_10_array,
     philox4x32_10_ref,
@@ -82,6 +83,23 @@ def test_counter_layout_is_the_documented_philox_words():
     seed, step, index = 0x0123456789ABCDEF, 0xFEDCBA9876543210, 0x1122334455667788
     r = philox4x32_10_ref((index & 0xFFFFFFFF, index >> 32, step & 0xFFFFFFFF, step >> 32), (seed & 0xFFFFFFFF, seed >> 32))
     assert counter_u64_ref(seed, step, index) == r[0] | (r[1] << 32)
+
+
+@nb.njit
+def _fill(seed, step, first, stride, count):  # pragma: no cover - compiled
+    out = np.zeros(count + 1, dtype=np.uint64)
+    counter_u64_fill(seed, step, first, stride, out, count)
+    return out
+
+
+@given(U64, U64, st.integers(0, 2**64 - 1 - 40 * 3), st.integers(1, 3), st.integers(0, 40))
+def test_vectorised_fill_equals_the_reference_stream(seed, step, first, stride, count):
+    """counter_u64_fill (the inlined, vectorised loop of the CPU engine's draws) gives counter_u64 at first + s stride
+    for every s < count (counts across the vector width and its remainder, 64-bit counters near the top) and writes
+    nothing else."""
+    got = _fill(np.uint64(seed), np.uint64(step), np.uint64(first), np.uint64(stride), count)
+    assert [int(v) for v in got[:count]] == [counter_u64_ref(seed, step, first + s * stride) for s in range(count)]
+    assert int(got[count]) == 0
 
 
 @given(U64, st.integers(0, 2**40), st.integers(1, 2**32 - 1))
