@@ -341,13 +341,17 @@ def _build(F, batched: bool):
             G7[j] = am - bp
 
     @register_jitable
-    def group_term(coef, q):  # pragma: no cover - compiled
+    def group_term_of(q, c0, c1, c2, c3):  # pragma: no cover - compiled
         """The term (2 row + [s < 0]) whose row of T times the sign s is group q's sum for the coefficients
-        coef[4q : 4q + 4] (±1; ``fill_group``'s row 8q + v, s = coef[4q]; no branch: random signs would defeat
-        branch prediction)."""
-        c0 = coef[4 * q]
-        v = 4 * np.int64(coef[4 * q + 1] != c0) + 2 * np.int64(coef[4 * q + 2] != c0) + np.int64(coef[4 * q + 3] != c0)
+        (c0, c1, c2, c3) (±1; ``fill_group``'s row 8q + v, s = c0; no branch: random signs would defeat branch
+        prediction)."""
+        v = 4 * np.int64(c1 != c0) + 2 * np.int64(c2 != c0) + np.int64(c3 != c0)
         return 2 * (8 * q + v) + np.int64(c0 < zero)
+
+    @register_jitable
+    def group_term(coef, q):  # pragma: no cover - compiled
+        """``group_term_of`` for the coefficients coef[4q : 4q + 4]."""
+        return group_term_of(q, coef[4 * q], coef[4 * q + 1], coef[4 * q + 2], coef[4 * q + 3])
 
     @register_jitable
     def row_term(row, c):  # pragma: no cover - compiled
@@ -460,10 +464,10 @@ def _build(F, batched: bool):
     @register_jitable
     def table_parts(T, live, n, batch):  # pragma: no cover - compiled
         """The parts of the CPU body's table scratch (``table_scratch``): T's rows are [the group tables and the
-        rows left over (8 max(n // 4, batch // 4) + 4 rows) | one padded row of sums], live's halves [the live
-        groups and samples | the terms of one row (``add_terms``)].  Returns (the row of sums, the terms)."""
-        half = live.shape[0] // 2
-        return T[8 * max(n // 4, batch // 4) + 4], live[half:]
+        rows left over (8 max(n // 4, batch // 4) + 4 rows) | one padded row of sums], live's [the live groups and
+        samples (max(n, batch) + 4 entries) | the terms (``add_terms``): of one row of H, or of every row of
+        grad_W at once (batch // 4 + 4 rows of n)].  Returns (the row of sums, the terms)."""
+        return T[8 * max(n // 4, batch // 4) + 4], live[max(n, batch) + 4 :]
 
     @register_jitable
     def activate_row(h, a, r, code, params, acc):  # pragma: no cover - compiled
@@ -691,16 +695,26 @@ def _build(F, batched: bool):
                     live[n_live + n_left] = s
                     n_left += 1
             Gp, terms = table_parts(T, live, n, batch)
+            # the terms of every row of grad_W at once (TT[t, i]: term t of row i, as group_term / row_term give it),
+            # in loops over i that LLVM vectorises
+            m = n_live + n_left
+            TT = terms[: m * n].reshape((m, n))
+            for t in range(n_live):
+                q = live[t]
+                X0 = X[4 * q]
+                X1 = X[4 * q + 1]
+                X2 = X[4 * q + 2]
+                X3 = X[4 * q + 3]
+                Tt = TT[t]
+                for i in range(n):
+                    Tt[i] = group_term_of(q, X0[i], X1[i], X2[i], X3[i])
+            for t in range(n_left):
+                Xs = X[live[n_live + t]]
+                Tt = TT[n_live + t]
+                for i in range(n):
+                    Tt[i] = row_term(8 * Gb + t, Xs[i])
             for i in range(n):
-                coef = X[:batch, i]
-                k = 0
-                for t in range(n_live):
-                    terms[k] = group_term(coef, live[t])
-                    k += 1
-                for t in range(n_left):
-                    terms[k] = row_term(8 * Gb + t, X[live[n_live + t], i])
-                    k += 1
-                add_terms(Gp, T, terms, k, True)
+                add_terms(Gp, T, TT[:, i], m, True)
                 out = GW[i]
                 for j in range(r):
                     out[j] = Gp[j]
@@ -759,12 +773,13 @@ def _build(F, batched: bool):
         @register_jitable
         def table_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
             """(T, live) of the CPU body's group tables (``table_parts``): T's rows padded to a multiple of 8 entries,
-            zero-filled (the padding stays +0; none on the gemm path); live twice max(n, batch) + 4 entries, and at
+            zero-filled (the padding stays +0; none on the gemm path); live as laid out in ``table_parts``, and at
             least the batch's words (``draw_rows``)."""
             rows = 8 * max(n // 4, batch // 4) + 5 if r >= LOOP_MIN_WIDTH else 0
             words = batch * ((n + 63) // 64 + 1)
+            terms = max((batch // 4 + 4) * n, n // 4 + 4)
             return (np.zeros((rows, (r + 7) // 8 * 8), dtype=F),
-                    np.empty(max(2 * (max(n, batch) + 4), words), dtype=np.int64))
+                    np.empty(max(max(n, batch) + 4 + terms, words), dtype=np.int64))
     else:
         @register_jitable
         def table_scratch(n, r, batch, D, xi):  # pragma: no cover - compiled
