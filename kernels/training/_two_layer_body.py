@@ -506,6 +506,55 @@ def _build(F, batched: bool):
                 d[j] = g * u[j] * F(activation_slope(code, h[j], params))
 
     @register_jitable
+    def readout(uvec, As, r):  # pragma: no cover - compiled
+        """sum_j u_j a_j as four partial sums over j mod 4, ((o0 + o1) + (o2 + o3)): the order of every twin (the
+        per-sample body's ``forward``, the CUDA kernels, the numpy reference)."""
+        o0 = zero
+        o1 = zero
+        o2 = zero
+        o3 = zero
+        j = 0
+        while j + 4 <= r:
+            o0 += uvec[j] * As[j]
+            o1 += uvec[j + 1] * As[j + 1]
+            o2 += uvec[j + 2] * As[j + 2]
+            o3 += uvec[j + 3] * As[j + 3]
+            j += 4
+        while j < r:
+            o0 += uvec[j] * As[j]
+            j += 1
+        return (o0 + o1) + (o2 + o3)
+
+    @register_jitable
+    def readout_pair(uvec, A0, A1, r):  # pragma: no cover - compiled
+        """(``readout`` of A0, ``readout`` of A1) in one loop: each in its own order, eight independent partial
+        sums (two samples' chains of dependent adds interleaved)."""
+        o0 = zero
+        o1 = zero
+        o2 = zero
+        o3 = zero
+        p0 = zero
+        p1 = zero
+        p2 = zero
+        p3 = zero
+        j = 0
+        while j + 4 <= r:
+            o0 += uvec[j] * A0[j]
+            o1 += uvec[j + 1] * A0[j + 1]
+            o2 += uvec[j + 2] * A0[j + 2]
+            o3 += uvec[j + 3] * A0[j + 3]
+            p0 += uvec[j] * A1[j]
+            p1 += uvec[j + 1] * A1[j + 1]
+            p2 += uvec[j + 2] * A1[j + 2]
+            p3 += uvec[j + 3] * A1[j + 3]
+            j += 4
+        while j < r:
+            o0 += uvec[j] * A0[j]
+            p0 += uvec[j] * A1[j]
+            j += 1
+        return (o0 + o1) + (o2 + o3), (p0 + p1) + (p2 + p3)
+
+    @register_jitable
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params, T, live, tabled):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
         ``tabled``: T holds W's group table and its rows left over and b (``weight_groups``), which then give each
@@ -580,21 +629,18 @@ def _build(F, batched: bool):
                     As[j] = max(zero, Hs[j])
             else:
                 activate_row(Hs, As, r, code, params, scratch)
-            o0 = zero
-            o1 = zero
-            o2 = zero
-            o3 = zero
-            j = 0
-            while j + 4 <= r:  # four independent partial sums
-                o0 += uvec[j] * As[j]
-                o1 += uvec[j + 1] * As[j + 1]
-                o2 += uvec[j + 2] * As[j + 2]
-                o3 += uvec[j + 3] * As[j + 3]
-                j += 4
-            while j < r:
-                o0 += uvec[j] * As[j]
-                j += 1
-            fout[s] = theta[ou + r] + ((o0 + o1) + (o2 + o3))
+        if code == PRODUCT:
+            return
+        # the read-outs, two samples per loop (eight independent partial sums: more work between dependent adds)
+        c = theta[ou + r]
+        s = 0
+        while s + 2 <= m:
+            f0, f1 = readout_pair(uvec, A[s], A[s + 1], r)
+            fout[s] = c + f0
+            fout[s + 1] = c + f1
+            s += 2
+        if s < m:
+            fout[s] = c + readout(uvec, A[s], r)
 
     @register_jitable
     def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
