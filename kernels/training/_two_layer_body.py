@@ -518,20 +518,20 @@ def _build(F, batched: bool):
             # in loops over i that LLVM vectorises
             m = n_live + n_left
             TT = terms[: m * n].reshape((m, n))
-            for t in range(n_live):
-                q = live[t]
+            for k in range(n_live):  # (k, not t: t is the step)
+                q = live[k]
                 X0 = X[4 * q]
                 X1 = X[4 * q + 1]
                 X2 = X[4 * q + 2]
                 X3 = X[4 * q + 3]
-                Tt = TT[t]
+                Tk = TT[k]
                 for i in range(n):
-                    Tt[i] = group_term_of(q, X0[i], X1[i], X2[i], X3[i])
-            for t in range(n_left):
-                Xs = X[live[n_live + t]]
-                Tt = TT[n_live + t]
+                    Tk[i] = group_term_of(q, X0[i], X1[i], X2[i], X3[i])
+            for k in range(n_left):
+                Xs = X[live[n_live + k]]
+                Tk = TT[n_live + k]
                 for i in range(n):
-                    Tt[i] = row_term(8 * Gb + t, Xs[i])
+                    Tk[i] = row_term(8 * Gb + k, Xs[i])
             for i in range(n):
                 add_terms(Gp, T, TT[:, i], m, True)
                 out = GW[i]
