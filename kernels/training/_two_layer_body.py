@@ -248,19 +248,29 @@ def _build(F, batched: bool):
         return hits / m
 
     @register_jitable
-    def draw_row(seed, key, base, n, support, n_words, X, s):  # pragma: no cover - compiled
-        """Draw the sample whose words start at ``base`` into row s of X (±1 in F); return chi_S(x).  One word
-        per 64 coordinates, decoded in a loop over its bits that LLVM vectorises (each entry 1 - 2 bit: exact)."""
-        Xs = X[s]
-        for q in range(n_words):
-            word = counter_u64(seed, key, base + np.uint64(q))
-            lo = 64 * q
-            for i in range(min(64, n - lo)):
-                Xs[lo + i] = one - two * F((word >> np.uint64(i)) & np.uint64(1))
+    def decode_word(Xs, q, word, n):  # pragma: no cover - compiled
+        """Xs[64q + i] = 1 - 2 (bit i of ``word``) (±1 in F, exact) for the coordinates of word q, in a loop over the
+        bits that LLVM vectorises."""
+        lo = 64 * q
+        for i in range(min(64, n - lo)):
+            Xs[lo + i] = one - two * F((word >> np.uint64(i)) & np.uint64(1))
+
+    @register_jitable
+    def parity_label(Xs, support):  # pragma: no cover - compiled
+        """chi_S(x) = prod_{i in S} x_i of the row Xs (in F)."""
         y = one
         for k in range(support.shape[0]):
             y *= Xs[support[k]]
         return y
+
+    @register_jitable
+    def draw_row(seed, key, base, n, support, n_words, X, s):  # pragma: no cover - compiled
+        """Draw the sample whose words start at ``base`` into row s of X (±1 in F); return chi_S(x).  One word
+        per 64 coordinates (``decode_word``)."""
+        Xs = X[s]
+        for q in range(n_words):
+            decode_word(Xs, q, counter_u64(seed, key, base + np.uint64(q)), n)
+        return parity_label(Xs, support)
 
     @register_jitable
     def draw_rows(seed, key, first, count, n, support, n_words, noisy, noise, X, Y, live):  # pragma: no cover - compiled
@@ -277,13 +287,8 @@ def _build(F, batched: bool):
         for s in range(count):
             Xs = X[s]
             for q in range(n_words):
-                word = words[q * count + s]
-                lo = 64 * q
-                for i in range(min(64, n - lo)):
-                    Xs[lo + i] = one - two * F((word >> np.uint64(i)) & np.uint64(1))
-            y = one
-            for k in range(support.shape[0]):
-                y *= Xs[support[k]]
+                decode_word(Xs, q, words[q * count + s], n)
+            y = parity_label(Xs, support)
             if nw > n_words and unit_double(words[n_words * count + s]) < noise:
                 y = -y
             Y[s] = y
