@@ -294,7 +294,7 @@ def _build(F, batched: bool):
             Y[s] = y
 
     (add_combination, fill_group, group_term_of, group_term, row_term, add_terms, copy_row, weight_groups,
-     is_zero_row, table_parts, readout_pair) = build_row_sums(F)
+     is_zero_row, table_parts, readouts, accumulate_rows) = build_row_sums(F)
 
     @register_jitable
     def activate_row(h, a, r, code, params, acc):  # pragma: no cover - compiled
@@ -336,7 +336,8 @@ def _build(F, batched: bool):
     def forward_rows(theta, X, H, A, fout, m, n, r, code, params, T, live, tabled):  # pragma: no cover - compiled
         """f of the first m rows of X into fout: H = X W + b, A = sigma(H) (PolyNet: prefix products).
         ``tabled``: T holds W's group table and its rows left over and b (``weight_groups``), which then give each
-        row of H as one list of terms (``add_terms``: the same sums as add_combination's and the bias add).
+        row of H as one list of terms (``add_terms``: the same sums as add_combination's and the bias add); with the
+        ReLU, add_terms writes A = max(0, H) itself and H is not kept (the backward pass reads A > 0, which is H > 0).
 
         For r >= LOOP_MIN_WIDTH: loops over row views, four rows of W per pass over a row of H (a view
         indexed by a loop counter lets LLVM drop numba's negative-index wrap-around and vectorise the inner
@@ -372,7 +373,7 @@ def _build(F, batched: bool):
         bvec = theta[ob:ou]
         uvec = theta[ou : ou + r]
         G = n // 4
-        Hp, terms = table_parts(T, live, n, X.shape[0])
+        terms = table_parts(T, live, n, X.shape[0])
         for s in range(m):
             Hs = H[s]
             Xs = X[s]
@@ -385,9 +386,10 @@ def _build(F, batched: bool):
                     terms[k] = row_term(8 * G + i - 4 * G, Xs[i])
                     k += 1
                 terms[k] = row_term(8 * G + n - 4 * G, one)
-                add_terms(Hp, T, terms, k + 1, True)
-                for j in range(r):
-                    Hs[j] = Hp[j]
+                if code == 1:  # ReLU: A = max(0, H) directly, H is not kept (backward reads A > 0, which is H > 0)
+                    add_terms(A[s], T, terms, k + 1, r, True)
+                    continue
+                add_terms(Hs, T, terms, k + 1, r, False)
             else:
                 for j in range(r):
                     Hs[j] = zero
@@ -409,16 +411,7 @@ def _build(F, batched: bool):
                 activate_row(Hs, As, r, code, params, scratch)
         if code == PRODUCT:
             return
-        # the read-outs, two samples per loop (eight independent partial sums: more work between dependent adds)
-        c = theta[ou + r]
-        s = 0
-        while s + 2 <= m:
-            f0, f1 = readout_pair(uvec, A[s], A[s + 1], r)
-            fout[s] = c + f0
-            fout[s + 1] = c + f1
-            s += 2
-        if s < m:
-            fout[s] = c + readout_pair(uvec, A[s], A[s], r)[0]
+        readouts(uvec, A, fout, m, r, theta[ou + r])
 
     @register_jitable
     def accuracy_batched(theta, seed, key, m, n, r, code, params, support, n_words, noisy, noise, xi, wk, X, YF, H, A,
@@ -482,8 +475,9 @@ def _build(F, batched: bool):
                     suffix *= Hs[j]
                 continue
             if code == 1:
-                for j in range(r):
-                    Ds[j] = g * uvec[j] if Hs[j] > zero else zero
+                for j in range(r):  # the product first: the select of a loaded value vectorises without masked loads
+                    v = g * uvec[j]
+                    Ds[j] = v if As[j] > zero else zero
             else:
                 slope_row(g, uvec, Hs, Ds, r, code, params, scratch)
             YF[1, s] = g
@@ -518,7 +512,7 @@ def _build(F, batched: bool):
                     copy_row(T, 8 * Gb + n_left, D[s], r)
                     live[n_live + n_left] = s
                     n_left += 1
-            Gp, terms = table_parts(T, live, n, batch)
+            terms = table_parts(T, live, n, batch)
             # the terms of every row of grad_W at once (TT[t, i]: term t of row i, as group_term / row_term give it),
             # in loops over i that LLVM vectorises
             m = n_live + n_left
@@ -538,26 +532,14 @@ def _build(F, batched: bool):
                 for i in range(n):
                     Tk[i] = row_term(8 * Gb + k, Xs[i])
             for i in range(n):
-                add_terms(Gp, T, TT[:, i], m, True)
-                out = GW[i]
-                for j in range(r):
-                    out[j] = Gp[j]
+                add_terms(GW[i], T, TT[:, i], m, r, False)
         else:
             for i in range(n):
                 add_combination(GW[i], X[:batch, i], D, batch, r)
         if tu and code != PRODUCT:
-            gu = grad[ou : ou + r]
-            for s in range(batch):  # grad_u = sum_s g_s sigma(h_s)
-                gs = YF[1, s]
-                As = A[s]
-                for j in range(r):
-                    gu[j] += gs * As[j]
+            accumulate_rows(grad[ou : ou + r], YF[1], A, batch, r, True)  # grad_u = sum_s g_s sigma(h_s)
         if tb:
-            gb = grad[ob:ou]
-            for s in range(batch):
-                Ds = D[s]
-                for j in range(r):
-                    gb[j] += Ds[j]
+            accumulate_rows(grad[ob:ou], YF[1], D, batch, r, False)  # grad_b = sum_s d_s
         return tot
 
     @register_jitable
@@ -599,7 +581,7 @@ def _build(F, batched: bool):
             """(T, live) of the CPU body's group tables (``table_parts``): T's rows padded to a multiple of 8 entries,
             zero-filled (the padding stays +0; none on the gemm path); live as laid out in ``table_parts``, and at
             least the batch's words (``draw_rows``)."""
-            rows = 8 * max(n // 4, batch // 4) + 5 if r >= LOOP_MIN_WIDTH else 0
+            rows = 8 * max(n // 4, batch // 4) + 4 if r >= LOOP_MIN_WIDTH else 0
             words = batch * ((n + 63) // 64 + 1)
             terms = max((batch // 4 + 4) * n, n // 4 + 4)
             return (np.zeros((rows, (r + 7) // 8 * 8), dtype=F),

@@ -1,13 +1,14 @@
 """Row sums of the two-layer engine's CPU body (kernels/training/_two_layer_body.py): add_combination, the order
 of summation of every row of H = X W + b and of grad_W = X^T D on the loop path, and the group tables that give the
-same bits with fewer operations; the read-out sums (two samples at once).
+same bits with fewer operations; the read-out sums; grad_u and grad_b's running sums over the batch.
 
 ``build_row_sums(F)`` returns the ``register_jitable`` functions in the float type F (np.float32 / np.float64),
 which ``_two_layer_body._build`` unpacks.  The group tables exploit that the coefficients are ±1 (the inputs of
 the parity task): for each group of four rows, the eight entries (R0 + c1 R1) + (c2 R2 + c3 R3) hold every sign
 pattern up to an exact overall sign, so each group of four products and three adds of add_combination becomes one
-row read and a sign.  The padded rows (a multiple of 8 entries, the padding +0) let every pass over a row run in
-whole vectors.  Nothing here changes a bit of the sums (tests/kernels/test_training_two_layer.py checks them against
+row read and a sign.  The sums over a table's rows and the read-outs run as vector-register code
+(kernels/training/_vector_sums.py); the padded rows (a multiple of 8 entries, the padding +0) let it read whole
+vectors.  Nothing here changes a bit of the sums (tests/kernels/test_training_two_layer.py checks them against
 add_combination's order computed in numpy).
 """
 
@@ -16,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
+from ._vector_sums import LANE_BLOCK, lane_sums, signed_row_sums
+
 
 def build_row_sums(F):
     """(add_combination, fill_group, group_term_of, group_term, row_term, add_terms, copy_row, weight_groups,
-    is_zero_row, table_parts, readout_pair) in the float type F."""
+    is_zero_row, table_parts, readouts, accumulate_rows) in the float type F."""
     zero = F(0.0)
-    one = F(1.0)
-    two = F(2.0)
 
     @register_jitable
     def add_combination(out, coef, rows, count, r):  # pragma: no cover - compiled
@@ -98,79 +99,14 @@ def build_row_sums(F):
         return 2 * row + np.int64(c < zero)
 
     @register_jitable
-    def term_sign(term):  # pragma: no cover - compiled
-        """The sign (±1 in F) of a term."""
-        return one - two * F(term & 1)
-
-    @register_jitable
-    def add_terms(out, T, terms, m, fresh):  # pragma: no cover - compiled
-        """out[j] = (((o_j + s_0 T[i_0, j]) + s_1 T[i_1, j]) + ...) + s_{m-1} T[i_{m-1}, j] for every j < T.shape[1]
-        (the padded width: a multiple of 8, so that the vectorised loops have no scalar remainder), where
-        terms[t] = 2 i_t + [s_t < 0] (``group_term``, ``row_term``) and o_j = +0 if ``fresh`` else out[j]; up to eight
-        terms per pass over out (the same sums in the same order; each pass saves the load and store of out and its
-        set-up).  Every s_t T[i_t, j] is exact (s_t = ±1).  Fresh, out is never -0 (a sum that starts at +0 is never
-        -0 when rounding to nearest), so out + g does not depend on the sign of a zero g: a group's entry may be
-        minus the zero that add_combination's sum gives (``fill_group``), with the same result."""
-        rp = T.shape[1]
-        t = 0
-        keep = not fresh
-        while t + 8 <= m:
-            G0 = T[terms[t] >> 1]
-            G1 = T[terms[t + 1] >> 1]
-            G2 = T[terms[t + 2] >> 1]
-            G3 = T[terms[t + 3] >> 1]
-            G4 = T[terms[t + 4] >> 1]
-            G5 = T[terms[t + 5] >> 1]
-            G6 = T[terms[t + 6] >> 1]
-            G7 = T[terms[t + 7] >> 1]
-            s0 = term_sign(terms[t])
-            s1 = term_sign(terms[t + 1])
-            s2 = term_sign(terms[t + 2])
-            s3 = term_sign(terms[t + 3])
-            s4 = term_sign(terms[t + 4])
-            s5 = term_sign(terms[t + 5])
-            s6 = term_sign(terms[t + 6])
-            s7 = term_sign(terms[t + 7])
-            for j in range(rp):
-                o = out[j] if keep else zero
-                out[j] = (((((((o + s0 * G0[j]) + s1 * G1[j]) + s2 * G2[j]) + s3 * G3[j]) + s4 * G4[j]) + s5 * G5[j])
-                          + s6 * G6[j]) + s7 * G7[j]
-            keep = True
-            t += 8
-        if t + 4 <= m:
-            G0 = T[terms[t] >> 1]
-            G1 = T[terms[t + 1] >> 1]
-            G2 = T[terms[t + 2] >> 1]
-            G3 = T[terms[t + 3] >> 1]
-            s0 = term_sign(terms[t])
-            s1 = term_sign(terms[t + 1])
-            s2 = term_sign(terms[t + 2])
-            s3 = term_sign(terms[t + 3])
-            for j in range(rp):
-                o = out[j] if keep else zero
-                out[j] = (((o + s0 * G0[j]) + s1 * G1[j]) + s2 * G2[j]) + s3 * G3[j]
-            keep = True
-            t += 4
-        if t + 2 <= m:
-            G0 = T[terms[t] >> 1]
-            G1 = T[terms[t + 1] >> 1]
-            s0 = term_sign(terms[t])
-            s1 = term_sign(terms[t + 1])
-            for j in range(rp):
-                o = out[j] if keep else zero
-                out[j] = (o + s0 * G0[j]) + s1 * G1[j]
-            keep = True
-            t += 2
-        if t < m:
-            G0 = T[terms[t] >> 1]
-            s0 = term_sign(terms[t])
-            for j in range(rp):
-                o = out[j] if keep else zero
-                out[j] = o + s0 * G0[j]
-            keep = True
-        if not keep:
-            for j in range(rp):
-                out[j] = zero
+    def add_terms(out, T, terms, m, count, relu):  # pragma: no cover - compiled
+        """out[j] = (((+0 + s_0 T[i_0, j]) + s_1 T[i_1, j]) + ...) + s_{m-1} T[i_{m-1}, j] for j < count (with ``relu``,
+        max(0, that)), where terms[t] = 2 i_t + [s_t < 0] (``group_term``, ``row_term``): ``signed_row_sums``, which
+        holds blocks of out in vector registers while it runs over the terms.  Every s_t T[i_t, j] is exact
+        (s_t = ±1).  A sum that starts at +0 is never -0 (rounding to nearest), so out + g does not depend on the sign
+        of a zero g: a group's entry may be minus the zero that add_combination's sum gives (``fill_group``), with the
+        same result."""
+        signed_row_sums(out, T, terms, m, count, relu)
 
     @register_jitable
     def copy_row(T, row, R, r):  # pragma: no cover - compiled
@@ -202,42 +138,57 @@ def build_row_sums(F):
 
     @register_jitable
     def table_parts(T, live, n, batch):  # pragma: no cover - compiled
-        """The parts of the CPU body's table scratch (``table_scratch``): T's rows are [the group tables and the
-        rows left over (8 max(n // 4, batch // 4) + 4 rows) | one padded row of sums], live's [the live groups and
-        samples (max(n, batch) + 4 entries) | the terms (``add_terms``): of one row of H, or of every row of
-        grad_W at once (batch // 4 + 4 rows of n)].  Returns (the row of sums, the terms)."""
-        return T[8 * max(n // 4, batch // 4) + 4], live[max(n, batch) + 4 :]
+        """The terms (``add_terms``) in the CPU body's table scratch (``table_scratch``): live's entries after the live
+        groups and samples (max(n, batch) + 4 entries), the terms of one row of H or of every row of grad_W at once
+        (batch // 4 + 4 rows of n).  T's rows are the group tables and the rows left over (8 max(n // 4, batch // 4) + 4
+        rows)."""
+        return live[max(n, batch) + 4 :]
 
     @register_jitable
-    def readout_pair(uvec, A0, A1, r):  # pragma: no cover - compiled
-        """(sum_j u_j a_j for a = A0, the same for A1): each as four partial sums over j mod 4, ((o0 + o1) +
-        (o2 + o3)), the order of every twin (the per-sample body's ``forward``, the CUDA kernels, the numpy reference);
-        the two samples' chains of dependent adds interleaved in one loop (eight independent partial sums).  One
-        sample: pass it twice."""
-        o0 = zero
-        o1 = zero
-        o2 = zero
-        o3 = zero
-        p0 = zero
-        p1 = zero
-        p2 = zero
-        p3 = zero
-        j = 0
-        while j + 4 <= r:
-            o0 += uvec[j] * A0[j]
-            o1 += uvec[j + 1] * A0[j + 1]
-            o2 += uvec[j + 2] * A0[j + 2]
-            o3 += uvec[j + 3] * A0[j + 3]
-            p0 += uvec[j] * A1[j]
-            p1 += uvec[j + 1] * A1[j + 1]
-            p2 += uvec[j + 2] * A1[j + 2]
-            p3 += uvec[j + 3] * A1[j + 3]
-            j += 4
-        while j < r:
-            o0 += uvec[j] * A0[j]
-            p0 += uvec[j] * A1[j]
-            j += 1
-        return (o0 + o1) + (o2 + o3), (p0 + p1) + (p2 + p3)
+    def readouts(uvec, A, fout, m, r, c):  # pragma: no cover - compiled
+        """fout[s] = c + sum_j u_j A[s, j] for s < m: the sum as four partial sums over j mod 4 (the entries left
+        over added to the first), then ((o0 + o1) + (o2 + o3)), the order of every twin (the per-sample body's
+        ``forward``, the CUDA kernels, the numpy reference); the partial sums of eight samples at a time in vector
+        registers (``lane_sums``: the same bits)."""
+        quads = r // 4
+        last = m - 1
+        for s0 in range(0, m, LANE_BLOCK):
+            L = lane_sums(uvec, A, s0, last, quads)
+            for k in range(min(LANE_BLOCK, m - s0)):
+                o0 = L[4 * k]
+                As = A[s0 + k]
+                for j in range(4 * quads, r):
+                    o0 += uvec[j] * As[j]
+                fout[s0 + k] = c + ((o0 + L[4 * k + 1]) + (L[4 * k + 2] + L[4 * k + 3]))
+
+    @register_jitable
+    def accumulate_rows(out, coef, rows, count, r, scaled):  # pragma: no cover - compiled
+        """out[j] = (((out[j] + c_0 R_0[j]) + c_1 R_1[j]) + ...) + c_{count-1} R_{count-1}[j] for j < r, R_s = rows[s],
+        c_s = coef[s] if ``scaled`` else no product (R_s[j] itself): the sums of one row at a time, four rows per
+        pass over out (the same adds in the same order, a quarter of the loads and stores of out)."""
+        s = 0
+        while s + 4 <= count:
+            R0 = rows[s]
+            R1 = rows[s + 1]
+            R2 = rows[s + 2]
+            R3 = rows[s + 3]
+            if scaled:
+                c0 = coef[s]
+                c1 = coef[s + 1]
+                c2 = coef[s + 2]
+                c3 = coef[s + 3]
+                for j in range(r):
+                    out[j] = (((out[j] + c0 * R0[j]) + c1 * R1[j]) + c2 * R2[j]) + c3 * R3[j]
+            else:
+                for j in range(r):
+                    out[j] = (((out[j] + R0[j]) + R1[j]) + R2[j]) + R3[j]
+            s += 4
+        while s < count:
+            Rs = rows[s]
+            c = coef[s]
+            for j in range(r):
+                out[j] += c * Rs[j] if scaled else Rs[j]
+            s += 1
 
     return (add_combination, fill_group, group_term_of, group_term, row_term, add_terms, copy_row, weight_groups,
-            is_zero_row, table_parts, readout_pair)
+            is_zero_row, table_parts, readouts, accumulate_rows)

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from kernels.activations import Activation
 from tests.cuda_support import cuda_test
 from kernels.training import n_params, parity_samples, train_polynet, train_two_layer
+from kernels.training._two_layer_rows import build_row_sums
 from kernels.training.two_layer import _BODIES, EVAL_STEP, PRODUCT, _cpu_kernel
 
 F64 = np.dtype(np.float64)
@@ -486,18 +487,30 @@ def _group_sums(coef: np.ndarray, rows: np.ndarray, out: np.ndarray) -> np.ndarr
 _GRAD32, _TABLE_SCRATCH32 = _BODIES[(np.dtype(np.float32), True)][8:10]
 
 
-@nb.njit(cache=True)
-def _gradient32(theta, grad, seed, t, batch, n, r, support, X, YF, H, A, D):  # pragma: no cover - compiled
-    """The CPU body's batch gradient (float32, ReLU, hinge loss, online data), leaving X, H, D in place."""
+@nb.njit  # no cache=True: a cached copy would not see changes to the body it calls
+def _gradient32(theta, grad, seed, t, batch, n, r, code, params, support, X, YF, H, A, D):  # pragma: no cover - compiled
+    """The CPU body's batch gradient (float32, hinge loss, online data), leaving X, YF[1] = the loss slopes, H (not
+    for ReLU), A, D in place."""
     T, live = _TABLE_SCRATCH32(n, r, batch, D, np.zeros(1, np.int64))
-    return _GRAD32(theta, grad, seed, t, batch, 0, n, r, 1, np.zeros(0), support, 1, 0.0, 0, True, True, True,
+    return _GRAD32(theta, grad, seed, t, batch, 0, n, r, code, params, support, 1, 0.0, 0, True, True, True,
                    np.zeros(1, np.int64), np.zeros(1, np.float32), X, YF, H, A, D, T, live)
 
 
-def test_group_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups():
+def _running_sum(coef: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """((+0 + c_0 R_0) + c_1 R_1) + ... in the rows' type (the order of grad_u and grad_b)."""
+    out = np.zeros(rows.shape[1], rows.dtype)
+    for c, row in zip(coef, rows):
+        out = out + c * row
+    return out
+
+
+@pytest.mark.parametrize("activation", [Activation.relu(), Activation.poly([0.0, 0.5, 0.25])], ids=["relu", "poly"])
+def test_group_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups(activation):
     """The CPU body's loop path reads H = X W and grad_W = X^T D's groups of four from group tables (one row and a sign per group), and leaves
     out the groups of samples whose rows of D are all zero (hinge loss with margin >= 1): every bit equals
-    add_combination's sums (oracle: those sums in numpy, float32; the body's code is the same for float64).
+    add_combination's sums (oracle: those sums in numpy, float32; the body's code is the same for float64); so do
+    grad_u = sum_s g_s sigma(h_s) and grad_b = sum_s d_s, summed one sample at a time.  ReLU writes A = max(0, H)
+    straight from the sums (H is not kept); other activations keep H.
     Shapes with rows and samples left over (n = 30, B = 34); outputs near the margin, so that some steps have
     zero groups, some mixed ones; rows of W that cancel, so that table entries and partial sums are exact zeros."""
     F = np.float32
@@ -512,14 +525,98 @@ def test_group_tables_give_the_bits_of_the_group_sums_and_skip_only_zero_groups(
         X, YF = np.zeros((B, n), F), np.zeros((2, B), F)
         H, A, D = (np.zeros((B, r), F) for _ in range(3))
         grad = np.zeros_like(theta)
-        _gradient32(theta, grad, np.uint64(7), t, B, n, r, np.zeros(0, np.int64), X, YF, H, A, D)
+        _gradient32(theta, grad, np.uint64(7), t, B, n, r, activation.code, activation.param_array(),
+                    np.zeros(0, np.int64), X, YF, H, A, D)
         W, b = theta[: n * r].reshape(n, r), theta[n * r : n * r + r]
-        H_old = np.stack([_group_sums(X[s], W, np.zeros(r, F)) + b for s in range(B)])
+        H_old = np.stack([_group_sums(X[s], W, np.zeros(r, F)) + b for s in range(B)]).astype(F)
         GW_old = np.stack([_group_sums(X[:, i], D, np.zeros(r, F)) for i in range(n)])
-        assert H.tobytes() == H_old.astype(F).tobytes()
+        if activation.code == 1:
+            assert A.tobytes() == np.where(H_old > 0, H_old, F(0)).tobytes()
+        else:
+            assert H.tobytes() == H_old.tobytes()
         assert grad[: n * r].tobytes() == GW_old.astype(F).reshape(-1).tobytes()
+        assert grad[n * r : n * r + r].tobytes() == _running_sum(np.ones(B, F), D).tobytes()
+        assert grad[n * r + r : n * r + 2 * r].tobytes() == _running_sum(YF[1], A).tobytes()
         zero = ~D.any(axis=1)
         groups = zero[: 4 * (B // 4)].reshape(-1, 4)
         zero_groups += int(groups.all(axis=1).sum())
         mixed_groups += int((groups.any(axis=1) & ~groups.all(axis=1)).sum())
     assert zero_groups >= 3 and mixed_groups >= 3  # both kinds were exercised
+
+
+_ROW_SUMS = {np.dtype(F): build_row_sums(F) for F in (np.float32, np.float64)}
+_ADD_TERMS = {dt: nb.njit(parts[5]) for dt, parts in _ROW_SUMS.items()}
+_READOUTS = {dt: nb.njit(parts[10]) for dt, parts in _ROW_SUMS.items()}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("r", [1, 7, 8, 9, 100, 104, 211, 1000])
+def test_signed_row_sums_give_the_bits_of_the_running_sum(dtype, r):
+    """add_terms (``signed_row_sums``: blocks of the row in vector registers, the row's tail vector stored entry by
+    entry) against the running sum in numpy: out = ((+0 + s_0 T[i_0]) + s_1 T[i_1]) + ..., with and without the
+    ReLU, on the first r entries only (the entries after them keep their value); strided terms, zero terms, exact
+    zeros of both signs in the table."""
+    rng = np.random.default_rng(r)
+    rp = (r + 7) // 8 * 8
+    T = np.zeros((12, rp), dtype)
+    T[:, :r] = rng.standard_normal((12, r))
+    T[3, :r] = -T[2, :r]  # terms that cancel: exact zeros
+    T[4, : r // 2] = -0.0
+    for m in (0, 1, 3, 10, 41):
+        terms = np.zeros((m, 3), np.int64)
+        terms[:, 1] = rng.integers(0, 24, m)
+        for relu in (False, True):
+            out = np.full(rp + 3, 7.0, dtype)
+            _ADD_TERMS[np.dtype(dtype)](out, T, terms[:, 1], m, r, relu)
+            want = np.zeros(rp, dtype)
+            for term in terms[:, 1]:
+                want = want + dtype(1 - 2 * (term & 1)) * T[term >> 1]
+            if relu:
+                want = np.where(want > 0, want, dtype(0))
+            assert out[:r].tobytes() == want[:r].tobytes()
+            assert np.all(out[r:] == 7.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("r", [1, 4, 5, 24, 100, 103])
+def test_readouts_give_the_bits_of_four_partial_sums(dtype, r):
+    """readouts (``lane_sums``: two samples per 8-lane vector, eight samples per call) against the order of every twin
+    in numpy scalars: o_k = sum_i u_{4i+k} a_{4i+k} in increasing i, the entries left over added to o_0, then
+    c + ((o_0 + o_1) + (o_2 + o_3)); batches that fill no block, one block, and blocks with rows left over."""
+    rng = np.random.default_rng(r)
+    u = rng.standard_normal(r).astype(dtype)
+    c = dtype(0.25)
+    for m in (1, 2, 7, 8, 9, 17):
+        A = rng.standard_normal((m + 2, r)).astype(dtype)
+        fout = np.zeros(m + 2, dtype)
+        _READOUTS[np.dtype(dtype)](u, A, fout, m, r, c)
+        for s in range(m):
+            o = [dtype(0)] * 4
+            for j in range(4 * (r // 4)):
+                o[j % 4] = o[j % 4] + u[j] * A[s, j]
+            for j in range(4 * (r // 4), r):
+                o[0] = o[0] + u[j] * A[s, j]
+            assert fout[s].tobytes() == (c + ((o[0] + o[1]) + (o[2] + o[3]))).tobytes()
+        assert np.all(fout[m:] == 0)
+
+
+_KEY_SCRIPT = """
+import hashlib
+import numpy as np
+from numba.core.serialize import dumps
+from kernels.training.two_layer import _BODIES
+print(hashlib.sha256(dumps((_BODIES[(np.dtype(np.float32), True)][0],))).hexdigest())
+"""
+
+
+def test_the_engine_cache_key_is_the_same_in_every_process():
+    """numba's on-disk cache finds the compiled CPU engine under a key that includes the pickled closure of its run
+    loop (the bodies, the row sums and the vector-register intrinsics they call): a key that changed from process to
+    process (an intrinsic's default identity is a uuid drawn per process) would make every process compile the engine
+    again, about 30 s per process.  Two fresh interpreters must give the same key."""
+    import subprocess
+    import sys
+
+    keys = {subprocess.run([sys.executable, "-c", _KEY_SCRIPT], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)}
+    assert len(keys) == 1 and len(next(iter(keys)).strip()) == 64
