@@ -48,7 +48,7 @@ import numpy as np
 from llvmlite import ir
 from numba import prange, types
 from numba import uint64 as u64
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 __all__ = ["int64_min_max", "small_float64_inplace", "wht_inplace_cpu"]
 
@@ -316,11 +316,26 @@ def _transform_parallel(a, min_chunks):  # pragma: no cover - compiled
         k += r
 
 
-@nb.njit("boolean(float64[::1])", cache=True)
+def _is_float_array(a):  # pragma: no cover - typed by the overload below
+    """Whether the array a holds floats: a constant of each compiled signature."""
+    raise NotImplementedError
+
+
+@overload(_is_float_array)
+def _is_float_array_impl(a):
+    floating = isinstance(a.dtype, types.Float)
+    return lambda a: floating
+
+
+@nb.njit(["boolean(float64[::1])", "boolean(int64[::1])"], cache=True)
 def small_float64_inplace(a):  # pragma: no cover - compiled
     """Fast path of kernels.wht_inplace (float64, no finiteness scan): transform ``a`` and return True
-    when its length is a power of two below _MIN_PARALLEL; else leave it untouched and return False.
-    The signature refuses (TypeError) anything but a writeable C-contiguous 1-D float64 array."""
+    when it holds float64 and its length is a power of two below _MIN_PARALLEL; else leave it untouched and
+    return False (int64 arrays always: their overflow bound is checked first, by the caller's full path).  The
+    signatures refuse (TypeError) anything but a writeable C-contiguous 1-D float64 or int64 array, so the
+    caller needs no checks of its own on this path (an int64 array answered here costs no raised TypeError)."""
+    if not _is_float_array(a):
+        return False
     size = u64(a.shape[0])
     if size == u64(0) or size & (size - u64(1)) or size >= u64(_MIN_PARALLEL):
         return False

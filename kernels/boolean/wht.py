@@ -61,9 +61,21 @@ _cpu_kernel: list = []  # [wht_inplace_cpu, small_float64_inplace] of kernels.bo
 
 
 def _load_cpu_kernel() -> None:
+    global _small_kernel
     from ._wht_cpu import small_float64_inplace, wht_inplace_cpu
 
     _cpu_kernel[:] = [wht_inplace_cpu, small_float64_inplace]
+    _small_kernel = small_float64_inplace
+
+
+def _small_kernel_first_call(a) -> bool:
+    """The first call of wht_inplace's fast path: import (compile or load) the CPU kernels, then call the small one."""
+    _load_cpu_kernel()
+    return _small_kernel(a)
+
+
+#: wht_inplace's fast path (kernels.boolean._wht_cpu.small_float64_inplace once loaded): one global look-up per call
+_small_kernel: Callable = _small_kernel_first_call
 
 
 def _inplace(a: np.ndarray, backend: str) -> None:
@@ -88,13 +100,12 @@ def wht_inplace(a: np.ndarray, *, backend: str = "auto", check_finite: bool = Tr
     ``check_finite=False`` skips that scan, one extra read of ``a`` (as in scipy.linalg; the benchmarks
     do, since the peers they compare against check nothing).  Nothing is modified when validation fails.
     """
-    if backend == "cpu" and not check_finite and type(a) is np.ndarray and a.dtype == _FLOAT64:
-        # short float64 arrays: the kernel's signature and length check validate (call overhead of
-        # FFHT's order, benchmarks/fwht.py); anything it refuses goes through the checks below
-        if not _cpu_kernel:
-            _load_cpu_kernel()
+    if check_finite is False and backend == "cpu":
+        # short float64 arrays: the kernel's signatures (writeable C-contiguous 1-D float64 or int64) and its
+        # dtype and length checks are the validation (call overhead of FFHT's order, benchmarks/fwht.py: no checks
+        # in Python); whatever it refuses or leaves (False) goes through the checks below
         try:
-            if _cpu_kernel[1](a):
+            if _small_kernel(a):
                 return "cpu"
         except TypeError:
             pass

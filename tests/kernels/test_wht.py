@@ -246,6 +246,17 @@ def test_inplace_fast_path_refuses_what_it_cannot_take():
         wht_inplace(np.zeros(12), backend="cpu", check_finite=False)
     with pytest.raises(ValueError, match="1-D"):
         wht_inplace(np.zeros((2, 4)), backend="cpu", check_finite=False)
+    with pytest.raises(ValueError, match="float64 or int64"):
+        wht_inplace(np.zeros(8, np.float32), backend="cpu", check_finite=False)
+    with pytest.raises(ValueError, match="float64 or int64"):
+        wht_inplace(np.zeros(8, ">f8"), backend="cpu", check_finite=False)
+    with pytest.raises(ValueError, match="numpy array"):
+        wht_inplace([0.0] * 8, backend="cpu", check_finite=False)
+    # int64 passes the fast path's signatures, which leave it to the full path: its overflow bound is checked
+    big = np.full(8, 2**61, np.int64)
+    with pytest.raises(ValueError, match="would overflow int64"):
+        wht_inplace(big, backend="cpu", check_finite=False)
+    assert np.all(big == 2**61)
 
 
 def test_memory_checks_read_the_available_memory_only_for_large_allocations(monkeypatch):
