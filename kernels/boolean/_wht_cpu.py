@@ -20,6 +20,12 @@ Schedule (measured in benchmarks/fwht.py):
 * levels: above the leaves, every block of 2^(k+3) entries gets its radix-8 sweep over bits k..k+2 as
   soon as its 8 sub-blocks are complete (depth first, as in FFHT's recursion): blocks up to the cache
   size are swept while still cached, so only the last one or two levels stream the array from memory;
+* rows far apart: a radix-8 sweep whose rows are at least _BUFFERED_H entries apart (32 MB of float64) runs
+  through a buffer (:func:`_bf8_buffered`): each run of _COLS columns of its 8 rows is copied in, one row at a
+  time, transformed there and copied back, so that memory sees one stream at a time.  On the development
+  machine (2026-11-28) a sweep whose rows were 2^25 or 2^26 entries apart took 8-20x a sweep at 2^22 (2^22 .. 2^24
+  and 2^27 were fast; FFHT's last level suffers the same): through the buffer the last level at n = 28 went
+  from 1.79 s to 0.23 s, the same time as a level at 2^22, where the buffer costs nothing (0.22 s either way);
 * threads: with more than one numba thread and at least 2^16 entries, contiguous chunks of the array
   go depth first to the threads in parallel, and the levels above the chunk size are swept in
   parallel over column ranges of _COLS entries;
@@ -52,7 +58,8 @@ from numba.extending import intrinsic, overload
 
 __all__ = ["int64_min_max", "small_float64_inplace", "wht_inplace_cpu"]
 
-_COLS = 4096  # columns per parallel work item in the top levels
+_COLS = 4096  # columns per parallel work item in the top levels, and per run of a buffered sweep
+_BUFFERED_H = 1 << 22  # radix-8 sweeps whose rows are at least this many entries apart go through a buffer
 _MIN_PARALLEL = 1 << 16  # shorter arrays: one thread (thread start-up costs more than it saves)
 
 
@@ -185,12 +192,44 @@ _stride1_32 = _make_stride1_sweep(5)
 
 
 @nb.njit
+def _bf8_buffered(a, c0, h, m, buf):  # pragma: no cover - compiled
+    """``_bf8`` on the m columns c0 .. c0 + m - 1 (rows c0 + i h, i = 0..7), through ``buf`` (at least 8 m entries of
+    a's type): the m columns of each row copied in, one row after another, the same butterflies on the copy, copied
+    back row by row."""
+    for i in range(8):
+        src = c0 + u64(i) * h
+        dst = u64(i) * m
+        for j in range(m):
+            buf[dst + j] = a[src + j]
+    for c in range(m):
+        _bf8(buf, u64(c), m)
+    for i in range(8):
+        src = c0 + u64(i) * h
+        dst = u64(i) * m
+        for j in range(m):
+            a[src + j] = buf[dst + j]
+
+
+@nb.njit
+def _sweep8_buffered(a, base, size, h):  # pragma: no cover - compiled
+    """The radix-8 sweep at stride h of every block of 8h entries in [base, base + size), in runs of _COLS columns
+    through one buffer (``_bf8_buffered``)."""
+    cols = min(h, u64(_COLS))
+    buf = np.empty_like(a[: 8 * cols])
+    for g in range(base, base + size, h << u64(3)):
+        for c0 in range(g, g + h, cols):
+            _bf8_buffered(a, c0, h, min(cols, g + h - c0), buf)
+
+
+@nb.njit
 def _sweep(a, base, size, k, r):  # pragma: no cover - compiled
     """Stages k .. k+r-1 (r = 1, 2, 3; k >= 3 when r = 3) of every block of 2^(k+r) entries in
     [base, base + size)."""
     h = u64(1) << k
     if r == u64(3):
-        if k == u64(3):
+        if h >= u64(_BUFFERED_H):
+            _sweep8_buffered(a, base, size, h)
+        elif k == u64(3):
             _sweep8_h8(a, base, size, h)
         elif k == u64(4):
             _sweep8_h16(a, base, size, h)
@@ -309,10 +348,14 @@ def _transform_parallel(a, min_chunks):  # pragma: no cover - compiled
         span = h << r
         cols = min(h, u64(_COLS))
         per_block = h // cols
+        buffered = h >= u64(_BUFFERED_H)
         for w in prange((size // span) * per_block):
             g = (u64(w) // per_block) * span + (u64(w) % per_block) * cols
-            for c in range(g, g + cols):
-                _bf8(a, c, h)
+            if buffered:
+                _bf8_buffered(a, g, h, cols, np.empty_like(a[: 8 * cols]))
+            else:
+                for c in range(g, g + cols):
+                    _bf8(a, c, h)
         k += r
 
 

@@ -234,6 +234,34 @@ def test_cpu_is_bit_identical_to_reference(threads):
         numba.set_num_threads(old)
 
 
+def test_buffered_sweep_is_bit_identical_to_the_direct_sweep():
+    """The radix-8 sweep through a buffer (used where the rows are >= _BUFFERED_H entries apart, n >= 25: beyond the
+    sizes the reference comparison above runs) does the direct sweep's butterflies on copies: the same bits, float64
+    and int64, at strides below, equal to and above the run length _COLS (runs of whole and partial rows)."""
+    from numba import uint64 as u64
+
+    from kernels.boolean import _wht_cpu as K
+
+    rng = np.random.default_rng(3)
+    for dtype in (np.float64, np.int64):
+        for k in (3, 7, 12, 13):
+            h = 1 << k
+            src = (rng.standard_normal(16 * h) * 1000).astype(dtype)
+            direct, buffered = src.copy(), src.copy()
+            K._sweep8(direct, u64(0), u64(16 * h), u64(h))
+            K._sweep8_buffered(buffered, u64(0), u64(16 * h), u64(h))
+            assert direct.view(np.int64).tobytes() == buffered.view(np.int64).tobytes(), (dtype, k)
+            assert not np.array_equal(direct, src)
+        # one run of m < h columns, as a parallel work item does it
+        h, m = 1 << 9, 100
+        src = (rng.standard_normal(8 * h) * 1000).astype(dtype)
+        direct, buffered = src.copy(), src.copy()
+        for c in range(5, 5 + m):
+            K._bf8(direct, u64(c), u64(h))
+        K._bf8_buffered(buffered, u64(5), u64(h), u64(m), np.empty(8 * m, dtype))
+        assert direct.view(np.int64).tobytes() == buffered.view(np.int64).tobytes()
+
+
 def test_inplace_fast_path_refuses_what_it_cannot_take():
     """The small-float64 fast path of wht_inplace must hand bad input to the full checks."""
     ro = np.zeros(8)
