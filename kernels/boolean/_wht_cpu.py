@@ -20,12 +20,13 @@ Schedule (measured in benchmarks/fwht.py):
 * levels: above the leaves, every block of 2^(k+3) entries gets its radix-8 sweep over bits k..k+2 as
   soon as its 8 sub-blocks are complete (depth first, as in FFHT's recursion): blocks up to the cache
   size are swept while still cached, so only the last one or two levels stream the array from memory;
-* rows far apart: a radix-8 sweep whose rows are at least _BUFFERED_H entries apart (32 MB of float64) runs
+* rows far apart: a radix-8 sweep at stride h >= _BUFFERED_H = 2^23 entries (its rows up to 7h apart) runs
   through a buffer (:func:`_bf8_buffered`): each run of _COLS columns of its 8 rows is copied in, one row at a
   time, transformed there and copied back, so that memory sees one stream at a time.  On the development
-  machine (2026-11-28) a sweep whose rows were 2^25 or 2^26 entries apart took 8-20x a sweep at 2^22 (2^22 .. 2^24
-  and 2^27 were fast; FFHT's last level suffers the same): through the buffer the last level at n = 28 went
-  from 1.79 s to 0.23 s, the same time as a level at 2^22, where the buffer costs nothing (0.22 s either way);
+  machine (2026-11-28) a radix-2 pass pairing entries 2^25 or 2^26 apart took 20x one at 2^18 .. 2^24 (2^27:
+  3.5x; FFHT's last level suffers the same): through the buffer the last level at n = 28 went from 1.79 s to
+  0.23 s.  At h = 2^22 (rows at most 7 * 2^22 < 2^25 apart) the buffer gains nothing (0.22 s either way at n = 28)
+  and cost 20% of the whole transform at n = 25, so it starts at 2^23;
 * threads: with more than one numba thread and at least 2^16 entries, contiguous chunks of the array
   go depth first to the threads in parallel, and the levels above the chunk size are swept in
   parallel over column ranges of _COLS entries;
@@ -59,7 +60,7 @@ from numba.extending import intrinsic, overload
 __all__ = ["int64_min_max", "small_float64_inplace", "wht_inplace_cpu"]
 
 _COLS = 4096  # columns per parallel work item in the top levels, and per run of a buffered sweep
-_BUFFERED_H = 1 << 22  # radix-8 sweeps whose rows are at least this many entries apart go through a buffer
+_BUFFERED_H = 1 << 23  # radix-8 sweeps whose rows are at least this many entries apart go through a buffer
 _MIN_PARALLEL = 1 << 16  # shorter arrays: one thread (thread start-up costs more than it saves)
 
 

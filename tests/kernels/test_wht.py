@@ -235,7 +235,7 @@ def test_cpu_is_bit_identical_to_reference(threads):
 
 
 def test_buffered_sweep_is_bit_identical_to_the_direct_sweep():
-    """The radix-8 sweep through a buffer (used where the rows are >= _BUFFERED_H entries apart, n >= 25: beyond the
+    """The radix-8 sweep through a buffer (used at strides >= _BUFFERED_H entries, n >= 26: beyond the
     sizes the reference comparison above runs) does the direct sweep's butterflies on copies: the same bits, float64
     and int64, at strides below, equal to and above the run length _COLS (runs of whole and partial rows)."""
     from numba import uint64 as u64
